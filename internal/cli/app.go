@@ -1,0 +1,47 @@
+// Package cli is gitwarrant's command tree: one file per command, an exit
+// code table, error rendering and JSON output types (STYLE).
+package cli
+
+import (
+	"os"
+	"time"
+
+	"github.com/gitwarrant/gitwarrant/internal/project"
+	"github.com/gitwarrant/gitwarrant/internal/term"
+)
+
+// Version is the gitwarrant version, overridable at link time.
+var Version = "0.1.0-dev"
+
+// App carries everything a command needs from the outside world: streams,
+// environment, working directory and clock. Tests build their own.
+type App struct {
+	IO     *term.Streams
+	Getenv func(string) string
+	Cwd    string
+	Now    func() time.Time
+
+	// DirFlag is the global --dir value.
+	DirFlag string
+}
+
+// NewSystemApp returns an App wired to the real process.
+func NewSystemApp() *App {
+	cwd, _ := os.Getwd()
+	return &App{
+		IO:     term.System(os.Getenv),
+		Getenv: os.Getenv,
+		Cwd:    cwd,
+		Now:    time.Now,
+	}
+}
+
+// Project finds the project per DESIGN §2 (--dir, GITWARRANT_DIR,
+// DOCKET_DIR, walk up from the working directory).
+func (a *App) Project() (*project.Project, error) {
+	p, err := project.Find(project.Options{Dir: a.DirFlag, Env: a.Getenv, Cwd: a.Cwd})
+	if err != nil {
+		return nil, &ExitError{Code: ExitError1, Err: err}
+	}
+	return p, nil
+}

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/spf13/cobra"
+)
+
+type checkOptions struct {
+	noRecord bool
+	json     bool
+	quiet    bool
+}
+
+// checkJSON is the stable --json shape of a check.
+type checkJSON struct {
+	Loop    string `json:"loop"`
+	Action  string `json:"action"`
+	Target  string `json:"target"`
+	Verdict string `json:"verdict"`
+	Rule    string `json:"rule"`
+	Reason  string `json:"reason"`
+	Exit    int    `json:"exit"`
+	Seq     int64  `json:"seq,omitempty"`
+	Hash    string `json:"hash,omitempty"`
+}
+
+func newCheckCmd(app *App) *cobra.Command {
+	var o checkOptions
+	cmd := &cobra.Command{
+		Use:   "check <loop> <read|draft|change|send> <target…>",
+		Short: "ask the warrant: allow, ask or deny?",
+		Long: `Ask a loop's warrant whether an action on a target may go ahead.
+
+The verdict is the first rule that matches: never → deny, ask → ask, the
+action's own list → allow, otherwise ask (unlisted means ask). The check is
+appended to the record unless --no-record is given.` + "\n" + ExitCodesHelp,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCheckCmd(app, o, args)
+		},
+	}
+	cmd.Flags().BoolVar(&o.noRecord, "no-record", false, "do not append the check to the record")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the result as JSON")
+	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict")
+	return cmd
+}
+
+func runCheckCmd(app *App, o checkOptions, args []string) error {
+	if len(args) < 3 {
+		return Usagef("example: gitwarrant check appeal draft \"appeal letter\"",
+			"check needs <loop> <read|draft|change|send> <target…> (got %d argument(s))", len(args))
+	}
+	verb, err := loops.ParseVerb(args[1])
+	if err != nil {
+		return Usagef("the action comes second: gitwarrant check <loop> <action> <target…>", "%v", err)
+	}
+	target := strings.TrimSpace(strings.Join(args[2:], " "))
+	if target == "" {
+		return Usagef("describe what the action touches, e.g. \"appeal letter\"", "the target is empty")
+	}
+	p, err := app.Project()
+	if err != nil {
+		return err
+	}
+	l, err := loadLoop(p, args[0])
+	if err != nil {
+		return err
+	}
+	res, entry, recErr := runCheck(p, checkRequest{Loop: l, Verb: verb, Target: target, Via: "cli", Record: !o.noRecord})
+	if recErr != nil {
+		// The verdict stands, but an unrecorded check must not look like a
+		// clean one: report it and exit 1 (fail toward the human).
+		printVerdict(app, l.Name, verb, target, res, o)
+		return &ExitError{Code: ExitError1, Err: recErr, Hint: "run `gitwarrant record verify` to see the state of the record"}
+	}
+	if o.json {
+		out := checkJSON{Loop: l.Name, Action: string(verb), Target: target, Verdict: string(res.Verdict),
+			Rule: res.Rule, Reason: res.Reason, Exit: res.Verdict.ExitCode()}
+		if entry != nil {
+			out.Seq, out.Hash = entry.Seq, entry.Hash
+		}
+		if err := writeJSON(app.IO.Out, out); err != nil {
+			return err
+		}
+		return Silent(res.Verdict.ExitCode())
+	}
+	printVerdict(app, l.Name, verb, target, res, o)
+	return Silent(res.Verdict.ExitCode())
+}
+
+func printVerdict(app *App, loop string, verb loops.Verb, target string, res loops.Result, o checkOptions) {
+	st := app.IO.Style()
+	if o.quiet {
+		fmt.Fprintln(app.IO.Out, res.Verdict)
+		return
+	}
+	badge := map[loops.Verdict]string{
+		loops.Allow: st.Green(st.Bold("ALLOW")),
+		loops.Ask:   st.Yellow(st.Bold("ASK  ")),
+		loops.Deny:  st.Red(st.Bold("DENY ")),
+	}[res.Verdict]
+	fmt.Fprintf(app.IO.Out, "%s  %s → %q\n", badge, verb, target)
+	fmt.Fprintf(app.IO.Out, "  %s\n", res.Reason)
+	fmt.Fprintln(app.IO.Out, st.Dim(fmt.Sprintf("  rule: %s · loop: %s · exit %d", res.Rule, loop, res.Verdict.ExitCode())))
+}

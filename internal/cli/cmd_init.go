@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/gitwarrant/gitwarrant/internal/project"
+	"github.com/spf13/cobra"
+)
+
+const projectReadme = `# .gitwarrant
+
+This directory is the warrant and the record for AI agents in this repository.
+
+- loops/<name>.loop.md — one recurring task each: brief, procedure, warrant,
+  reserved, record. Review changes to these like code: they are permissions.
+- record/*.jsonl — the hash-chained record, one chain per writer. Never edit
+  by hand; ` + "`gitwarrant record verify`" + ` shows any tampering.
+- allowed_signers — the humans who may sign warrant amends (OpenSSH format).
+
+Commit all of it. See ` + "`gitwarrant help`" + `.
+`
+
+func newInitCmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:   "init",
+		Short: "create .gitwarrant/ here (or recognise an existing .docket/)",
+		Long: `Create the project directory .gitwarrant/ with loops/ and record/ in the
+current directory (or --dir). An existing .gitwarrant/ or docket .docket/
+project is recognised and left as it is.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runInit(app) },
+	}
+}
+
+func runInit(app *App) error {
+	root := app.Cwd
+	if app.DirFlag != "" {
+		root = app.DirFlag
+	}
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return err
+	}
+	if filepath.Base(root) == project.DirName || filepath.Base(root) == project.LegacyDirName {
+		root = filepath.Dir(root)
+	}
+	for _, name := range []string{project.DirName, project.LegacyDirName} {
+		d := filepath.Join(root, name)
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			kind := "gitwarrant"
+			if name == project.LegacyDirName {
+				kind = "docket"
+			}
+			fmt.Fprintf(app.IO.Out, "already initialized: %s (%s project)\n", d, kind)
+			return nil
+		} else if err == nil {
+			return Failf("%s exists but is not a directory — move it aside and run `gitwarrant init` again", d)
+		}
+	}
+	dir := filepath.Join(root, project.DirName)
+	for _, sub := range []string{"loops", "record"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			return Failf("creating %s: %v", filepath.Join(dir, sub), err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte(projectReadme), 0o644); err != nil {
+		return Failf("writing %s: %v", filepath.Join(dir, "README.md"), err)
+	}
+	st := app.IO.Style()
+	fmt.Fprintf(app.IO.Out, "%s initialized %s\n", st.Green("✓"), dir)
+	fmt.Fprintln(app.IO.Out, st.Dim("  next: gitwarrant new <name> --template <t>   (gitwarrant templates lists them)"))
+	return nil
+}

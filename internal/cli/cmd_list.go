@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/spf13/cobra"
+)
+
+type loopSummaryJSON struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Path        string `json:"path"`
+	Allows      int    `json:"allows"`
+	Asks        int    `json:"asks"`
+	Nevers      int    `json:"nevers"`
+}
+
+func newListCmd(app *App) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "list the loops (a loop file that fails to parse is reported, exit 1)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := app.Project()
+			if err != nil {
+				return err
+			}
+			ls, errs := loops.LoadDir(p.LoopsDir())
+			if asJSON {
+				out := make([]loopSummaryJSON, 0, len(ls))
+				for _, l := range ls {
+					out = append(out, summarize(l))
+				}
+				if err := writeJSON(app.IO.Out, out); err != nil {
+					return err
+				}
+			} else {
+				printLoopList(app, ls)
+			}
+			for _, e := range errs {
+				fmt.Fprintf(app.IO.Err, "gitwarrant: %v\n", e)
+			}
+			if len(errs) > 0 {
+				return Silent(ExitError1)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return cmd
+}
+
+func summarize(l *loops.Loop) loopSummaryJSON {
+	w := &l.Warrant
+	return loopSummaryJSON{
+		Name: l.Name, Description: l.Description, Path: l.Path,
+		Allows: len(w.Read) + len(w.Draft) + len(w.Change) + len(w.Send),
+		Asks:   len(w.Ask), Nevers: len(w.Never),
+	}
+}
+
+func printLoopList(app *App, ls []*loops.Loop) {
+	st := app.IO.Style()
+	if len(ls) == 0 {
+		fmt.Fprintln(app.IO.Out, "no loops yet — create one with `gitwarrant new <name> --template <t>`")
+		return
+	}
+	for _, l := range ls {
+		s := summarize(l)
+		fmt.Fprintf(app.IO.Out, "  %-24s %s\n", st.Cyan(l.Name), l.Description)
+		fmt.Fprintln(app.IO.Out, st.Dim(fmt.Sprintf("  %-24s %d allow · %d ask · %d never", "", s.Allows, s.Asks, s.Nevers)))
+	}
+}

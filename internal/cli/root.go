@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+)
+
+// NewRootCmd builds the command tree.
+func NewRootCmd(app *App) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "gitwarrant",
+		Short: "the permission layer and paper trail for AI agents in a Git repository",
+		Long: `gitwarrant — brief the agent, warrant the actions, keep the record.
+
+Each recurring task is a loop (.gitwarrant/loops/<name>.loop.md): what the
+agent must know, how the work is done, what it may do without asking, what
+stays human, and what evidence it owes. Before acting, an agent asks the
+warrant and gets allow, ask or deny. Unlisted means ask. Every check and note
+is appended to a SHA-256 hash-chained record, committed in Git.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       Version,
+	}
+	root.SetIn(app.IO.In)
+	root.SetOut(app.IO.Out)
+	root.SetErr(app.IO.Err)
+	root.PersistentFlags().StringVar(&app.DirFlag, "dir", "", "project directory (default: $GITWARRANT_DIR, $DOCKET_DIR, or walk up from here)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return Usagef("run `"+c.CommandPath()+" --help`", "%v", err)
+	})
+	for _, add := range commands {
+		root.AddCommand(add(app))
+	}
+	return root
+}
+
+// commands lists every top-level command constructor. Keep sorted.
+var commands = []func(*App) *cobra.Command{
+	newCheckCmd,
+	newDemoCmd,
+	newInitCmd,
+	newListCmd,
+	newNewCmd,
+	newShowCmd,
+	newTemplatesCmd,
+	newVersionCmd,
+}
+
+// Main runs the CLI with args and returns the process exit code.
+func Main(ctx context.Context, app *App, args []string) int {
+	root := NewRootCmd(app)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	return Render(app.IO.Err, err)
+}

@@ -1,0 +1,77 @@
+package cli_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+
+	"github.com/gitwarrant/gitwarrant/internal/cli"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets testscript run this test binary as the real `gitwarrant`
+// process, so scripts drive the binary end to end.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"gitwarrant": func() {
+			os.Exit(cli.Main(context.Background(), cli.NewSystemApp(), os.Args[1:]))
+		},
+	})
+}
+
+// TestScripts runs every testdata/script/*.txtar against real git repos.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "../../testdata/script",
+		RequireExplicitExec: false,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("HOME", env.WorkDir)
+			env.Setenv("GIT_AUTHOR_NAME", "Test Human")
+			env.Setenv("GIT_AUTHOR_EMAIL", "human@example.com")
+			env.Setenv("GIT_COMMITTER_NAME", "Test Human")
+			env.Setenv("GIT_COMMITTER_EMAIL", "human@example.com")
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			env.Setenv("NO_COLOR", "1")
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "git", "ssh-keygen", "node":
+				_, err := exec.LookPath(cond)
+				return err == nil, nil
+			}
+			return false, errors.New("unknown condition " + cond)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status": cmdStatus,
+		},
+	})
+}
+
+// cmdStatus runs a program and asserts its exact exit status:
+//
+//	status 2 gitwarrant check appeal send "appeal email to the insurer"
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: status <code> <program> [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("status: bad exit code %q", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("status: running %s: %v", args[1], err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}

@@ -1,0 +1,114 @@
+package loops
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// LoadFile reads and parses one loop file. It refuses a symlink (a reviewed
+// path must not point at unreviewed bytes), anything but a regular file, and
+// a file over MaxFileSize before reading it (DESIGN §3).
+func LoadFile(path string) (*Loop, error) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	if err := checkInfo(path, info); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	defer f.Close()
+	// The file could be swapped for a link between Lstat and Open; the open
+	// handle must be the very file that was checked.
+	opened, err := f.Stat()
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	if !os.SameFile(info, opened) {
+		return nil, &Error{File: path, Msg: "file changed while it was being opened", Hint: "run the command again"}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	return Parse(path, data)
+}
+
+// checkInfo applies the file-level rules to an Lstat result.
+func checkInfo(path string, info fs.FileInfo) error {
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		return &Error{File: path, Msg: "loop file is a symbolic link",
+			Hint: "replace the link with the file itself; loops are read only from regular files"}
+	case !info.Mode().IsRegular():
+		return &Error{File: path, Msg: fmt.Sprintf("loop file is not a regular file (%s)", info.Mode().Type()),
+			Hint: "a loop is a plain Markdown file named <name>.loop.md"}
+	case info.Size() > MaxFileSize:
+		return &Error{File: path, Msg: fmt.Sprintf("file is %d bytes, over the %d-byte limit for loop files", info.Size(), MaxFileSize),
+			Hint: "move long reference material out of the loop and link to it, or split the task into several loops"}
+	}
+	return nil
+}
+
+func fileError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Error{File: path, Msg: "file does not exist", Hint: "check the path, or run `gitwarrant list` to see the loops"}
+	}
+	return &Error{File: path, Msg: "cannot read loop file: " + err.Error(), Hint: "check the file's permissions"}
+}
+
+// LoadDir parses every `*.loop.md` in dir, in name order. It returns the
+// loops that parsed and one error per file that did not, so one bad file
+// does not hide the others.
+func LoadDir(dir string) ([]*Loop, []error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, []error{fileError(dir, err)}
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), FileSuffix) {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	var loops []*Loop
+	var errs []error
+	for _, n := range names {
+		l, err := LoadFile(filepath.Join(dir, n))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		loops = append(loops, l)
+	}
+	return loops, errs
+}
+
+// LoadByName loads `<dir>/<name>.loop.md`. The name is validated first, so
+// a name such as `../x` can never reach outside dir.
+func LoadByName(dir, name string) (*Loop, error) {
+	if !ValidName(name) {
+		return nil, &Error{File: dir, Msg: fmt.Sprintf("%q is not a loop name", name),
+			Hint: "loop names use lowercase letters, digits and dashes (e.g. insurance-appeal); run `gitwarrant list` to see them"}
+	}
+	path := filepath.Join(dir, name+FileSuffix)
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, &Error{File: dir, Msg: fmt.Sprintf("no loop named %s in %s", name, dir),
+			Hint: fmt.Sprintf("run `gitwarrant list` to see the loops, or `gitwarrant new %s` to write one", name)}
+	}
+	return LoadFile(path)
+}
