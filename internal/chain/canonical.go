@@ -2,6 +2,7 @@ package chain
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -37,6 +38,7 @@ import (
 // encoding/json and canonicalised from the result.
 func Canonical(v any) ([]byte, error) {
 	var buf bytes.Buffer
+	buf.Grow(512)
 	if err := writeCanonical(&buf, v, 0); err != nil {
 		return nil, err
 	}
@@ -73,7 +75,7 @@ func writeCanonical(buf *bytes.Buffer, v any, depth int) error {
 	case float64:
 		return writeJSFloat(buf, x)
 	case map[string]any:
-		return writeObject(buf, x, depth)
+		return writeObject(buf, x, "", depth)
 	case []any:
 		buf.WriteByte('[')
 		for i, e := range x {
@@ -91,10 +93,14 @@ func writeCanonical(buf *bytes.Buffer, v any, depth int) error {
 	return nil
 }
 
-func writeObject(buf *bytes.Buffer, m map[string]any, depth int) error {
+// writeObject writes m with sorted keys, leaving out the key skip (so the
+// hash can cover an entry minus its hash without copying the map).
+func writeObject(buf *bytes.Buffer, m map[string]any, skip string, depth int) error {
 	keys := make([]string, 0, len(m))
 	for k := range m {
-		keys = append(keys, k)
+		if k != skip || skip == "" {
+			keys = append(keys, k)
+		}
 	}
 	slices.SortFunc(keys, compareUTF16)
 	buf.WriteByte('{')
@@ -136,11 +142,25 @@ func compareUTF16(a, b string) int {
 		ra, na := utf8.DecodeRuneInString(a)
 		rb, nb := utf8.DecodeRuneInString(b)
 		if ra != rb {
-			return slices.Compare(utf16.Encode([]rune{ra}), utf16.Encode([]rune{rb}))
+			ua, ub := firstUnit(ra), firstUnit(rb)
+			if ua == ub { // both above U+FFFF with one high surrogate
+				return cmp.Compare(ra, rb)
+			}
+			return cmp.Compare(ua, ub)
 		}
 		a, b = a[na:], b[nb:]
 	}
 	return len(a) - len(b)
+}
+
+// firstUnit is the first UTF-16 code unit of r: r itself, or its high
+// surrogate when r is above U+FFFF.
+func firstUnit(r rune) rune {
+	if r < 0x10000 {
+		return r
+	}
+	hi, _ := utf16.EncodeRune(r)
+	return hi
 }
 
 const hexDigits = "0123456789abcdef"
@@ -186,8 +206,8 @@ func writeJSString(buf *bytes.Buffer, s string) error {
 }
 
 // writeJSFloat writes f as JavaScript's Number#toString does: shortest
-// round-trip digits, plain notation for 1e-7 <= |f| < 1e21, otherwise
-// exponent notation without a leading zero in the exponent ("1e-7", "1e+21").
+// round-trip digits, plain notation for 1e-6 <= |f| < 1e21, otherwise
+// exponent notation without a leading zero in the exponent ("1.5e-7", "1e+21").
 func writeJSFloat(buf *bytes.Buffer, f float64) error {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return fmt.Errorf("canonical JSON: %v has no JSON form; use a finite number", f)
@@ -197,7 +217,7 @@ func writeJSFloat(buf *bytes.Buffer, f float64) error {
 		return nil
 	}
 	abs := math.Abs(f)
-	if abs >= 1e-7 && abs < 1e21 {
+	if abs >= 1e-6 && abs < 1e21 {
 		buf.WriteString(strconv.FormatFloat(f, 'f', -1, 64))
 		return nil
 	}
@@ -211,15 +231,7 @@ func writeJSFloat(buf *bytes.Buffer, f float64) error {
 
 // isJSONNumber reports whether s is a number in JSON's grammar.
 func isJSONNumber(s string) bool {
-	if s == "" {
-		return false
-	}
-	var v any
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		return false
-	}
-	n, ok := v.(json.Number)
-	return ok && string(n) == s
+	p := &parser{data: []byte(s)}
+	_, err := p.number()
+	return err == nil && p.pos == len(s)
 }

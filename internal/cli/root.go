@@ -29,22 +29,31 @@ is appended to a SHA-256 hash-chained record, committed in Git.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return Usagef("run `"+c.CommandPath()+" --help`", "%v", err)
 	})
-	for _, add := range commands {
+	for _, add := range commands() {
 		root.AddCommand(add(app))
 	}
 	return root
 }
 
-// commands lists every top-level command constructor. Keep sorted.
-var commands = []func(*App) *cobra.Command{
-	newCheckCmd,
-	newDemoCmd,
-	newInitCmd,
-	newListCmd,
-	newNewCmd,
-	newShowCmd,
-	newTemplatesCmd,
-	newVersionCmd,
+// commands lists every top-level command constructor. Keep sorted. It is a
+// function, not a variable, because the demo command runs Main itself.
+func commands() []func(*App) *cobra.Command {
+	return []func(*App) *cobra.Command{
+		newCheckCmd,
+		newCompileCmd,
+		newDemoCmd,
+		newHookCmd,
+		newInitCmd,
+		newInstallCmd,
+		newListCmd,
+		newMatchCmd,
+		newNewCmd,
+		newRecordCmd,
+		newShowCmd,
+		newTemplatesCmd,
+		newUninstallCmd,
+		newVersionCmd,
+	}
 }
 
 // Main runs the CLI with args and returns the process exit code.

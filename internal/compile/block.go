@@ -164,7 +164,7 @@ func (f *family) unclosed() error {
 // blocks is what a scan of a file found.
 type blocks struct {
 	gw, dk span
-	crlf   bool // the file's first line ends in CRLF
+	crlf   bool // every line break outside the blocks is CRLF (see usesCRLF)
 }
 
 // scan finds the gitwarrant block and the legacy docket block, rejecting
@@ -182,7 +182,6 @@ func scan(data []byte) (blocks, error) {
 		}
 		line := data[off:next]
 		if n == 1 {
-			b.crlf = bytes.HasSuffix(line, []byte("\r\n"))
 			line = bytes.TrimPrefix(line, []byte("\ufeff"))
 		}
 		var err error
@@ -210,5 +209,151 @@ func scan(data []byte) (blocks, error) {
 		return b, err
 	}
 	b.gw, b.dk = gw.block, dk.block
+	b.crlf = usesCRLF(data, b.gw, b.dk)
 	return b, nil
+}
+
+// usesCRLF reports whether data has line breaks outside the given blocks
+// and all of them are CRLF. Looking only outside the blocks keeps the
+// answer the same after the block is written, which makes Apply
+// idempotent (a rule found by FuzzApply).
+func usesCRLF(data []byte, skip ...span) bool {
+	lf, crlf := 0, 0
+	for i, c := range data {
+		if c != '\n' || inSpan(i, skip) {
+			continue
+		}
+		lf++
+		if i > 0 && data[i-1] == '\r' {
+			crlf++
+		}
+	}
+	return lf > 0 && crlf == lf
+}
+
+func inSpan(i int, spans []span) bool {
+	for _, s := range spans {
+		if s.found && i >= s.start && i < s.end {
+			return true
+		}
+	}
+	return false
+}
+
+// Apply puts block (as made by Block) into existing: it replaces the one
+// gitwarrant block in place, or else replaces a legacy docket block in place
+// (DESIGN §5: replaced, never stacked), or else appends the block at the end,
+// separated from the content before it by one blank line. Bytes outside the
+// markers are never changed, and applying the same block twice gives the
+// same bytes. A file whose lines end in CRLF gets the block in CRLF too.
+// An orphaned or misordered marker is a *MarkerError and no output is
+// returned.
+func Apply(existing []byte, block string) ([]byte, error) {
+	if err := checkBlock(block); err != nil {
+		return nil, err
+	}
+	b, err := scan(existing)
+	if err != nil {
+		return nil, err
+	}
+	if b.crlf {
+		block = strings.ReplaceAll(block, "\n", "\r\n")
+	}
+	var out []byte
+	switch {
+	case b.gw.found:
+		// Both blocks present: ours is the one kept; the stale docket block
+		// goes, so the agent never reads two different warrants.
+		out = splice(existing, b.gw, block)
+		if b.dk.found {
+			out = cutLegacy(existing, b, block)
+		}
+	case b.dk.found:
+		out = splice(existing, b.dk, block)
+	default:
+		out = appendBlock(existing, block, b.crlf)
+	}
+	return out, nil
+}
+
+// checkBlock rejects a block that is not exactly one marked block, which
+// would otherwise corrupt the file it is written into.
+func checkBlock(block string) error {
+	b, err := scan([]byte(block))
+	if err != nil || !b.gw.found || b.dk.found || b.gw.start != 0 || b.gw.end != len(block) {
+		return fmt.Errorf("compile: the block to write is not a single `%s … %s` block; build it with compile.Block", beginPrefix, EndMarker)
+	}
+	return nil
+}
+
+// splice replaces s in data with block.
+func splice(data []byte, s span, block string) []byte {
+	out := make([]byte, 0, len(data)-(s.end-s.start)+len(block))
+	out = append(out, data[:s.start]...)
+	out = append(out, block...)
+	return append(out, data[s.end:]...)
+}
+
+// cutLegacy replaces the gitwarrant block and drops the docket block, in
+// one pass over the original offsets.
+func cutLegacy(data []byte, b blocks, block string) []byte {
+	first, second := b.gw, b.dk
+	if second.start < first.start {
+		first, second = second, first
+	}
+	piece := func(s span) string {
+		if s == b.gw {
+			return block
+		}
+		return ""
+	}
+	out := append([]byte{}, data[:first.start]...)
+	out = append(out, piece(first)...)
+	out = append(out, data[first.end:second.start]...)
+	out = append(out, piece(second)...)
+	return append(out, data[second.end:]...)
+}
+
+// appendBlock adds block at the end of data after exactly one blank line.
+func appendBlock(data []byte, block string, crlf bool) []byte {
+	nl := "\n"
+	if crlf {
+		nl = "\r\n"
+	}
+	out := append([]byte{}, data...)
+	switch {
+	case len(data) == 0:
+	case bytes.HasSuffix(data, []byte(nl+nl)):
+	case bytes.HasSuffix(data, []byte(nl)):
+		out = append(out, nl...)
+	default:
+		out = append(out, nl+nl...)
+	}
+	return append(out, block...)
+}
+
+// Remove takes the gitwarrant block out of data, for uninstall. When the
+// block is the last thing in the file, the blank line Apply put before it
+// goes too, so a file that ended in one newline before Apply is restored
+// byte for byte. It reports whether anything was removed. A legacy docket
+// block is left alone: it is not gitwarrant's to remove.
+func Remove(data []byte) ([]byte, bool, error) {
+	b, err := scan(data)
+	if err != nil {
+		return nil, false, err
+	}
+	if !b.gw.found {
+		return data, false, nil
+	}
+	before, after := data[:b.gw.start], data[b.gw.end:]
+	if len(after) == 0 {
+		nl := []byte("\n")
+		if b.crlf {
+			nl = []byte("\r\n")
+		}
+		if bytes.HasSuffix(before, append(append([]byte{}, nl...), nl...)) {
+			before = before[:len(before)-len(nl)]
+		}
+	}
+	return append(append([]byte{}, before...), after...), true, nil
 }

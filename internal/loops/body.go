@@ -111,19 +111,23 @@ func fenceRun(t string) (byte, int) {
 	return t[0], n
 }
 
-// UnclosedFence returns the line that would close a code fence left open at
-// the end of text, or "" when every fence is closed. Writers of generated
-// loop files use it so a stray fence in user prose cannot swallow the next
-// section heading.
-func UnclosedFence(text string) string {
+// SafeSectionText returns text made safe to place under a Brief or
+// Procedure heading by a generator: outside code fences, a line that would
+// open a section is escaped with a backslash (Markdown still shows `#`),
+// and a fence left open is closed so it cannot swallow the next heading.
+func SafeSectionText(text string) string {
+	lines := strings.Split(text, "\n")
 	var f fence
-	for _, line := range strings.Split(text, "\n") {
-		f.feed(strings.TrimSuffix(line, "\r"))
+	for i, line := range lines {
+		if !f.open() && IsSectionHeading(line) {
+			lines[i] = "\\" + strings.TrimLeft(line, " ")
+		}
+		f.feed(line)
 	}
-	if !f.open() {
-		return ""
+	if f.open() {
+		lines = append(lines, strings.Repeat(string(f.ch), f.n))
 	}
-	return strings.Repeat(string(f.ch), f.n)
+	return strings.Join(lines, "\n")
 }
 
 // IsSectionHeading reports whether line, outside a code fence, would open

@@ -15,7 +15,7 @@ var topKeys = []string{"name", "description", "version", "warrant", "reserved", 
 // of `name`. Unknown and duplicate keys are errors: a misspelt `nevr:` must
 // not silently drop a hard stop (DESIGN §3).
 func decodeFrontmatter(path string, fm frontmatter, l *Loop) (int, error) {
-	c := &checker{path: path, lines: fm.lines, off: fm.off, covered: map[int]bool{}}
+	c := &checker{path: path, lines: fm.lines, off: fm.off, covered: map[int]bool{}, runes: map[int][]rune{}}
 	root, err := c.parseYAML()
 	if err != nil {
 		return 0, err

@@ -21,12 +21,20 @@ import (
 // space. Folding only ever makes more strings equal, never fewer.
 func Fold(s string) string {
 	if isASCII(s) {
+		if isFoldedASCII(s) {
+			return s
+		}
 		return foldASCII(s)
 	}
 	// NFKD first so compatibility forms and precomposed letters are split
 	// into base letter plus marks; the marks that only decorate Latin,
 	// Greek and Cyrillic letters are then dropped (wíre is wire), and NFC
 	// recomposes whatever marks other scripts need.
+	// Look-alikes are mapped before NFKD too: NFKD rewrites some of them
+	// first (the lunate sigma ϲ, a c look-alike, becomes final sigma ς,
+	// which case-folds to σ, an o look-alike), so `ѕeϲrets` would not fold
+	// to `secrets`.
+	s = strings.Map(foldRune, s)
 	s = norm.NFKD.String(s)
 	s = strings.Map(foldRune, s)
 	// Case folding can itself produce marks (İ folds to i + U+0307) and
@@ -50,6 +58,13 @@ func foldRune(r rune) rune {
 		// Combining Diacritical Marks: accents that turn wire into wíre
 		// without changing how a reader parses it.
 		return -1
+	case r >= 0xab70 && r <= 0xabbf:
+		// Cherokee folds to its capitals (CaseFolding.txt), but
+		// x/text's Fold swaps small and capital, which would make Fold
+		// not idempotent; map to the capitals here, on both sides of it.
+		return r - 0xab70 + 0x13a0
+	case r >= 0x13f8 && r <= 0x13fd:
+		return r - 0x13f8 + 0x13f0
 	}
 	if c, ok := confusable(r); ok {
 		return c
@@ -94,6 +109,24 @@ func foldASCII(s string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// isFoldedASCII reports whether ASCII s is already what foldASCII would
+// return, so the common case of a plain lower-case pattern costs no
+// allocation.
+func isFoldedASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ':
+			if i == 0 || i == len(s)-1 || s[i-1] == ' ' {
+				return false
+			}
+		case c < 0x20 || c == 0x7f || (c >= 'A' && c <= 'Z'):
+			return false
+		}
+	}
+	return true
 }
 
 // collapseSpace trims s and replaces each run of spaces with one space.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -19,9 +18,10 @@ import (
 // is refused here, node by node, with the line it sits on.
 type checker struct {
 	path    string
-	lines   []string     // frontmatter lines, for scanning quoted scalars
-	off     int          // frontmatter line + off = file line
-	covered map[int]bool // frontmatter lines on which some node starts
+	lines   []string       // frontmatter lines, for scanning quoted scalars
+	off     int            // frontmatter line + off = file line
+	covered map[int]bool   // frontmatter lines on which some node starts
+	runes   map[int][]rune // decoded lines, cached: one long line of quoted items must not cost O(n²)
 }
 
 // parseYAML decodes the frontmatter into one document node, or returns nil
@@ -54,25 +54,44 @@ func (c *checker) parseYAML() (*yaml.Node, error) {
 	return doc.Content[0], nil
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 // yamlError turns a yaml.v3 syntax error into an *Error whose line is
-// counted in the whole file.
+// counted in the whole file. yaml.v3's own line numbers mix 0- and 1-based
+// marks, so the line is found instead as the shortest prefix of the
+// frontmatter that no longer parses.
 func (c *checker) yamlError(err error) error {
-	msg := err.Error()
-	line := 0
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if i := strings.Index(msg, ": "); strings.HasPrefix(msg, "line ") && i > 0 {
+		msg = msg[i+2:]
 	}
-	e := c.errf(line, "frontmatter is not valid YAML: "+msg,
+	line := c.firstBadLine()
+	if m := unknownAnchorRE.FindStringSubmatch(msg); m != nil {
+		return c.errf(line, fmt.Sprintf("alias *%s is not allowed in a loop file", m[1]),
+			"write the value out in full; anchors and aliases are outside the loop file YAML subset")
+	}
+	return c.errf(line, "frontmatter is not valid YAML: "+msg,
 		"fix the YAML syntax: `key: value` per line, list items as `- text`, indent with spaces")
-	if line == 0 {
-		e.Line = 1
+}
+
+var unknownAnchorRE = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+
+// firstBadLine bisects for the first frontmatter line whose prefix fails to
+// parse, given that the whole frontmatter fails. In the subset every
+// complete line leaves a parseable prefix, so this is where the fault is.
+func (c *checker) firstBadLine() int {
+	parses := func(k int) bool {
+		var n yaml.Node
+		return yaml.Unmarshal([]byte(strings.Join(c.lines[:k], "\n")+"\n"), &n) == nil
 	}
-	return e
+	lo, hi := 0, len(c.lines)
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if parses(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return max(hi, 1)
 }
 
 // checkRunes rejects characters that YAML treats as line breaks but editors
@@ -150,7 +169,11 @@ func (c *checker) quoteClosesOnLine(n *yaml.Node) bool {
 	if n.Line < 1 || n.Line > len(c.lines) {
 		return false
 	}
-	runes := []rune(c.lines[n.Line-1])
+	runes, ok := c.runes[n.Line]
+	if !ok {
+		runes = []rune(c.lines[n.Line-1])
+		c.runes[n.Line] = runes
+	}
 	i := n.Column - 1
 	if i < 0 || i >= len(runes) || (runes[i] != '"' && runes[i] != '\'') {
 		return false

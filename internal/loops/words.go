@@ -33,16 +33,33 @@ func isFiller(w string) bool {
 // isWordRune reports whether r belongs inside a word: letters, digits and
 // the combining marks some scripts need to spell words.
 func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.M, r)
 }
 
-// splitWords returns the words of folded text s as substrings of s. An
-// apostrophe inside a word is kept (insurer's) so possessives can be
-// stemmed; a trailing one (insurers') is dropped.
+// splitWords returns the words of folded text s as substrings of s (see
+// nextWord).
 func splitWords(s string) []string {
 	var out []string
+	for w, i := nextWord(s, 0); w != ""; w, i = nextWord(s, i) {
+		out = append(out, w)
+	}
+	return out
+}
+
+// nextWord returns the first word of s at or after byte offset i and the
+// offset just past it, or "" at the end. An apostrophe inside a word is
+// kept (insurer's) so possessives can be stemmed; a trailing one
+// (insurers') is not part of the word.
+func nextWord(s string, i int) (string, int) {
 	start := -1
-	for i, r := range s {
+	for i < len(s) {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
 		switch {
 		case isWordRune(r):
 			if start < 0 {
@@ -50,17 +67,15 @@ func splitWords(s string) []string {
 			}
 		case r == '\'' && start >= 0 && nextIsWord(s[i+1:]):
 			// Inside a word: keep going.
-		default:
-			if start >= 0 {
-				out = append(out, s[start:i])
-				start = -1
-			}
+		case start >= 0:
+			return s[start:i], i
 		}
+		i += size
 	}
 	if start >= 0 {
-		out = append(out, s[start:])
+		return s[start:], len(s)
 	}
-	return out
+	return "", len(s)
 }
 
 func nextIsWord(s string) bool {
@@ -84,7 +99,8 @@ func ContentWords(s string) []string {
 // light stemming: their candidate sets (see stems) intersect, so quotes ~
 // quote, contacting ~ contact, wiring ~ wire, pushed ~ push.
 func SameWord(a, b string) bool {
-	return newWord(Fold(a)).same(newWord(Fold(b)))
+	wa, wb := newWord(Fold(a)), newWord(Fold(b))
+	return wa.same(&wb)
 }
 
 // minStem is how much of a word must remain after a suffix is removed for
@@ -92,40 +108,44 @@ func SameWord(a, b string) bool {
 // remains"). Three keeps bus, gas, red and sing whole.
 const minStem = 3
 
-// stem is one candidate: base followed by an optional restored letter
-// (quot+e, polic+y). Keeping the letter apart avoids allocating.
+// stem is one candidate: the first n bytes of the word followed by an
+// optional restored letter (quot+e, polic+y). Every candidate is a prefix
+// of the word plus at most one letter, so it is stored as a length and the
+// letter, which keeps a word small and allocation-free.
 type stem struct {
-	base string
-	add  byte
-}
-
-func (a stem) eq(b stem) bool {
-	if a.add == b.add {
-		return a.base == b.base
-	}
-	if a.add != 0 && b.add != 0 {
-		return false
-	}
-	if a.add != 0 {
-		a, b = b, a
-	}
-	// a has no added letter: it must equal b.base + b.add.
-	n := len(b.base)
-	return len(a.base) == n+1 && a.base[n] == b.add && a.base[:n] == b.base
+	n   uint16
+	add byte
 }
 
 // word is a folded content word with its stem candidates.
 type word struct {
 	text  string
-	stems [8]stem
-	n     int
+	stems [7]stem
+	k     uint8
 }
 
-func (w *word) add(s stem) {
-	if w.n < len(w.stems) {
-		w.stems[w.n] = s
-		w.n++
+func (w *word) add(base string, add byte) {
+	if int(w.k) < len(w.stems) && len(base) <= 0xffff {
+		w.stems[w.k] = stem{n: uint16(len(base)), add: add}
+		w.k++
 	}
+}
+
+// eqStem reports whether candidate a of word x equals candidate b of y.
+func eqStem(x string, a stem, y string, b stem) bool {
+	xa, ya := x[:a.n], y[:b.n]
+	if a.add == b.add {
+		return xa == ya
+	}
+	if a.add != 0 && b.add != 0 {
+		return false
+	}
+	if a.add != 0 {
+		xa, ya, a, b = ya, xa, b, a
+	}
+	// xa has no added letter: it must equal ya + b.add.
+	n := len(ya)
+	return len(xa) == n+1 && xa[n] == b.add && xa[:n] == ya
 }
 
 // newWord computes the candidate set of folded word t: t itself, t without
@@ -134,26 +154,26 @@ func (w *word) add(s stem) {
 // (policies → policy) and undoubling (shipped → ship).
 func newWord(t string) word {
 	w := word{text: t}
-	w.add(stem{base: t})
+	w.add(t, 0)
 	switch {
 	case strings.HasSuffix(t, "'s"):
 		t = t[:len(t)-2]
-		w.add(stem{base: t})
+		w.add(t, 0)
 	case strings.HasSuffix(t, "'"):
 		t = t[:len(t)-1]
-		w.add(stem{base: t})
+		w.add(t, 0)
 	}
 	switch {
 	case strings.HasSuffix(t, "ies") && len(t)-3 >= minStem-1:
-		w.add(stem{base: t[:len(t)-3], add: 'y'})
-		w.add(stem{base: t[:len(t)-1]})
+		w.add(t[:len(t)-3], 'y')
+		w.add(t[:len(t)-1], 0)
 	case strings.HasSuffix(t, "es") && len(t)-2 >= minStem:
-		w.add(stem{base: t[:len(t)-2]})
-		w.add(stem{base: t[:len(t)-1]})
+		w.add(t[:len(t)-2], 0)
+		w.add(t[:len(t)-1], 0)
 	case strings.HasSuffix(t, "s") && !strings.HasSuffix(t, "ss") && len(t)-1 >= minStem:
-		w.add(stem{base: t[:len(t)-1]})
+		w.add(t[:len(t)-1], 0)
 	case strings.HasSuffix(t, "ied") && len(t)-3 >= minStem-1:
-		w.add(stem{base: t[:len(t)-3], add: 'y'})
+		w.add(t[:len(t)-3], 'y')
 	case strings.HasSuffix(t, "ed") && len(t)-2 >= minStem:
 		w.addVerbStem(t[:len(t)-2])
 	case strings.HasSuffix(t, "ing") && len(t)-3 >= minStem:
@@ -166,18 +186,27 @@ func newWord(t string) word {
 // with its silent e restored, and the stem with a doubled final consonant
 // undone.
 func (w *word) addVerbStem(s string) {
-	w.add(stem{base: s})
-	w.add(stem{base: s, add: 'e'})
+	w.add(s, 0)
+	w.add(s, 'e')
 	if n := len(s); n-1 >= minStem && s[n-1] == s[n-2] && !strings.ContainsRune("aeiou", rune(s[n-1])) {
-		w.add(stem{base: s[:n-1]})
+		w.add(s[:n-1], 0)
 	}
 }
 
 // same reports whether the candidate sets of w and o intersect.
-func (w *word) same(o word) bool {
-	for i := 0; i < w.n; i++ {
-		for j := 0; j < o.n; j++ {
-			if w.stems[i].eq(o.stems[j]) {
+func (w *word) same(o *word) bool {
+	if w.text == o.text {
+		return true
+	}
+	// Every candidate keeps at least the word's first two bytes (the
+	// shortest is a two-letter base plus a restored y), so words that
+	// differ there cannot share one; this rejects most pairs cheaply.
+	if len(w.text) < 2 || len(o.text) < 2 || w.text[:2] != o.text[:2] {
+		return false
+	}
+	for i := 0; i < int(w.k); i++ {
+		for j := 0; j < int(o.k); j++ {
+			if eqStem(w.text, w.stems[i], o.text, o.stems[j]) {
 				return true
 			}
 		}
@@ -193,14 +222,21 @@ type phrase struct {
 	nwords int
 }
 
-func newPhrase(folded string) phrase {
+func (ar *arena) phrase(folded string) phrase {
 	p := phrase{text: folded}
-	for _, t := range splitWords(folded) {
+	start := len(ar.words)
+	for t, i := nextWord(folded, 0); t != ""; t, i = nextWord(folded, i) {
 		p.nwords++
 		if !isFiller(t) {
-			p.words = append(p.words, newWord(t))
+			if ar.words == nil {
+				ar.words = make([]word, 0, 64)
+			}
+			ar.words = append(ar.words, newWord(t))
 		}
 	}
+	// append copies the whole chunk when it grows, so this phrase's words
+	// are contiguous here; earlier phrases keep the old, unchanged chunk.
+	p.words = ar.words[start:len(ar.words):len(ar.words)]
 	return p
 }
 
@@ -220,7 +256,7 @@ func wordsWithin(sub, super []word) bool {
 	for i := range sub {
 		found := false
 		for j := range super {
-			if sub[i].same(super[j]) {
+			if sub[i].same(&super[j]) {
 				found = true
 				break
 			}
@@ -230,4 +266,23 @@ func wordsWithin(sub, super []word) bool {
 		}
 	}
 	return true
+}
+
+// arena hands out word and alternative storage in chunks, so compiling a
+// warrant for one Check costs a few allocations rather than several per
+// entry. An arena lives for one call; nothing is shared between calls.
+type arena struct {
+	words []word
+	alts  []alt
+}
+
+// altSlice returns n zeroed alternatives. Chunks are never grown in
+// place, so slices handed out earlier stay valid.
+func (ar *arena) altSlice(n int) []alt {
+	l := len(ar.alts)
+	if n > cap(ar.alts)-l {
+		ar.alts, l = make([]alt, 0, max(32, n)), 0
+	}
+	ar.alts = ar.alts[:l+n]
+	return ar.alts[l : l+n : l+n]
 }

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gitwarrant/gitwarrant/internal/project"
+	"github.com/gitwarrant/gitwarrant/internal/record"
+	"github.com/spf13/cobra"
+)
+
+// The git hooks' entry points (DESIGN §4 "Anchored in the branch"). Git
+// runs them from the work tree root; they must never break a commit when
+// gitwarrant has nothing to do: no project, no Git, or a rebase, merge,
+// cherry-pick or revert in progress.
+
+func newHookPreCommitCmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:   "pre-commit",
+		Short: "git pre-commit: stage this writer's chain, verify every chain, refuse a tampered record",
+		Long: `Run by the pre-commit git hook. Stages this writer's chain file, catches
+refs/gitwarrant/<writer> up if an earlier append could not move it, verifies
+every chain, and refuses the commit when a chain file no longer extends its
+ref (an entry was edited or dropped) — saying which entry and how to restore.
+
+Exit status:
+  0  commit may proceed (or nothing to do)
+  1  commit refused`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			r, err := hookRecord(app)
+			if err != nil || r == nil {
+				return err
+			}
+			if _, err := r.PreCommit(); err != nil {
+				var ref *record.RefusalError
+				hint := "fix the record, then commit again (`git commit --no-verify` skips this check)"
+				if errors.As(err, &ref) {
+					return &ExitError{Code: ExitError1, Err: err, Hint: hint}
+				}
+				return &ExitError{Code: ExitError1, Err: fmt.Errorf("pre-commit: %w", err), Hint: hint}
+			}
+			return nil
+		},
+	}
+}
+
+func newHookCommitMsgCmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:   "commit-msg <message-file>",
+		Short: "git commit-msg: pin each changed chain's head in a Warrant-Head trailer",
+		Long: `Run by the commit-msg git hook. Adds one trailer per record chain changed
+in the commit, "Warrant-Head: <chain path> sha256:<hash>", replacing (never
+duplicating) one already there for the same chain, as after an amend.
+
+Exit status:
+  0  message updated (or nothing to do)
+  1  the message file could not be updated`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := hookRecord(app)
+			if err != nil || r == nil {
+				return err
+			}
+			if _, err := r.CommitMsg(args[0]); err != nil {
+				return &ExitError{Code: ExitError1, Err: fmt.Errorf("commit-msg: %w", err)}
+			}
+			return nil
+		},
+	}
+}
+
+// hookRecord opens the record, or returns nil when there is no project:
+// a repository without gitwarrant commits as if the hook were not there.
+func hookRecord(app *App) (*record.Record, error) {
+	p, err := project.Find(project.Options{Dir: app.DirFlag, Env: app.Getenv, Cwd: app.Cwd})
+	if errors.Is(err, project.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &ExitError{Code: ExitError1, Err: err}
+	}
+	r, err := record.Open(p)
+	if err != nil {
+		return nil, &ExitError{Code: ExitError1, Err: err}
+	}
+	return r, nil
+}

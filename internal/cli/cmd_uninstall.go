@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
+	"github.com/gitwarrant/gitwarrant/internal/install"
+	"github.com/spf13/cobra"
+)
+
+type uninstallOptions struct {
+	noHook     bool
+	noMCP      bool
+	noGitHooks bool
+	targets    []string
+}
+
+func newUninstallCmd(app *App) *cobra.Command {
+	var o uninstallOptions
+	cmd := &cobra.Command{
+		Use:   "uninstall",
+		Short: "take out exactly what install added (a human-only command)",
+		Long: `Remove exactly what ` + "`gitwarrant install`" + ` added: the managed block in each
+context file, gitwarrant's hooks in .claude/settings.json, its server in
+.mcp.json, and its git hooks (a hook script install chained is moved back,
+byte for byte). Files install created and that hold nothing else are
+deleted; every other file gets its original bytes back. uninstall finds
+its work by gitwarrant's markers, so it works on a fresh clone too.
+
+Loops and the record are never touched.
+
+Exit status:
+  0  removed (or nothing to remove)
+  1  a file that cannot be edited safely (nothing written)`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runUninstall(app, o)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.noHook, "no-hook", false, "leave the Claude Code hook in place")
+	f.BoolVar(&o.noMCP, "no-mcp", false, "leave the MCP server in place")
+	f.BoolVar(&o.noGitHooks, "no-git-hooks", false, "leave the git hooks in place")
+	f.StringSliceVar(&o.targets, "targets", nil, "context files to clean, comma-separated (default: all)")
+	return cmd
+}
+
+func runUninstall(app *App, o uninstallOptions) error {
+	targets, err := pickTargets(o.targets)
+	if err != nil {
+		return err
+	}
+	root, err := uninstallRoot(app)
+	if err != nil {
+		return err
+	}
+	plan, err := install.PlanUninstall(install.UninstallOptions{
+		Root: root, Targets: targets,
+		KeepHook: o.noHook, KeepMCP: o.noMCP, KeepGitHooks: o.noGitHooks,
+	})
+	if err != nil {
+		return &ExitError{Code: ExitError1, Err: err}
+	}
+	if err := plan.Apply(); err != nil {
+		return &ExitError{Code: ExitError1, Err: err}
+	}
+	reportPlan(app, "uninstall", plan)
+	return nil
+}
+
+// uninstallRoot is the project's root, or — when the project directory is
+// already gone — the work tree holding the working directory.
+func uninstallRoot(app *App) (string, error) {
+	if p, err := app.Project(); err == nil {
+		return p.Root, nil
+	}
+	r, err := gitx.Discover(app.Cwd)
+	if err != nil {
+		return "", Usagef("run uninstall inside the repository, or pass --dir", "no gitwarrant project and no git work tree at %s", app.Cwd)
+	}
+	return r.WorkTree, nil
+}

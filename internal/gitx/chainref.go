@@ -1,0 +1,309 @@
+package gitx
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// A record ref (refs/gitwarrant/<writer>, DESIGN §4 "Committed per event")
+// holds its chain file in segments, so that a commit per event costs O(1)
+// in the chain's length: a 100,000-entry chain is ~35 MB, and writing it as
+// a fresh blob per event could never beat `git commit`.
+//
+// Tree layout ("tree: that chain file in segments"):
+//
+//	<dir>/<seg>.jsonl   dir = seg / SegmentsPerDir, both zero-padded to 6 digits
+//
+// Segment i holds lines [i*SegmentLines, (i+1)*SegmentLines) of the chain
+// file, byte for byte. Concatenating the blobs in path order (`git ls-tree
+// -r --name-only` order) gives the chain file. Each event rewrites one
+// segment blob (≤ SegmentLines lines), one directory tree (≤ SegmentsPerDir
+// entries), the small root tree and the commit: four loose objects.
+//
+// The commit message names the entry and carries trailers that describe
+// the ref's content, so an append learns where the ref stands by reading
+// one commit instead of the whole tree.
+const (
+	SegmentLines   = 128
+	SegmentsPerDir = 256
+)
+
+// Trailer keys on record commits (not on user commits: those carry
+// Warrant-Head, see trailers.go).
+const (
+	trChain = "Warrant-Chain"
+	trLines = "Warrant-Lines"
+	trSize  = "Warrant-Size"
+	trEntry = "Warrant-Entry"
+)
+
+// ErrNotChainRef is returned (wrapped) when a record ref points at a commit
+// that gitwarrant did not write.
+var ErrNotChainRef = errors.New("not a gitwarrant record commit")
+
+// ChainRef is where a record ref stands.
+type ChainRef struct {
+	Name   string        // full ref name, refs/gitwarrant/<writer>
+	Commit plumbing.Hash // zero when the ref does not exist
+	Chain  string        // chain file path, relative to the work tree
+	Lines  int64         // lines in the ref's content
+	Size   int64         // bytes in the ref's content
+	Head   string        // hash of the last entry, "" when empty
+	root   plumbing.Hash
+}
+
+// Exists reports whether the ref exists.
+func (c *ChainRef) Exists() bool { return !c.Commit.IsZero() }
+
+// RecordRef is the ref name of a writer's record.
+func RecordRef(writer string) string { return "refs/gitwarrant/" + writer }
+
+// ReadChainRef reads a record ref's commit (not its tree).
+func (r *Repo) ReadChainRef(name string) (*ChainRef, error) {
+	h, err := r.ReadRef(name)
+	if err != nil || h.IsZero() {
+		return &ChainRef{Name: name}, err
+	}
+	c, err := object.GetCommit(r.objects(), h)
+	if err != nil {
+		return nil, fmt.Errorf("%s points at %s, which cannot be read (%v) — the object store is damaged or the ref was moved by hand; delete the ref (`git update-ref -d %s`) and the next append rebuilds it from the chain file", name, short(h), err, name)
+	}
+	cr := &ChainRef{Name: name, Commit: h, root: c.TreeHash}
+	tr := parseTrailerLines(c.Message)
+	cr.Chain, cr.Head = tr[trChain], tr[trEntry]
+	lines, err1 := strconv.ParseInt(tr[trLines], 10, 64)
+	size, err2 := strconv.ParseInt(tr[trSize], 10, 64)
+	if cr.Chain == "" || err1 != nil || err2 != nil {
+		return nil, fmt.Errorf("%s points at %s: %w (no %s/%s/%s trailers) — it was moved by hand; point it back at a record commit or delete it (`git update-ref -d %s`)", name, short(h), ErrNotChainRef, trChain, trLines, trSize, name)
+	}
+	cr.Lines, cr.Size = lines, size
+	return cr, nil
+}
+
+// parseTrailerLines reads "Key: value" lines of a record commit message.
+func parseTrailerLines(msg string) map[string]string {
+	out := map[string]string{}
+	for _, line := range strings.Split(msg, "\n") {
+		if k, v, ok := strings.Cut(line, ": "); ok && strings.HasPrefix(k, "Warrant-") {
+			out[k] = strings.TrimSpace(v)
+		}
+	}
+	return out
+}
+
+func segPath(i int64) (dir, file string) {
+	return fmt.Sprintf("%06d", i/SegmentsPerDir), fmt.Sprintf("%06d.jsonl", i)
+}
+
+// LastSegment returns the bytes of the segment holding the ref's last line
+// (nil for an empty ref) and that segment's first line number (0-based).
+func (r *Repo) LastSegment(c *ChainRef) ([]byte, int64, error) {
+	if c.Lines == 0 {
+		return nil, 0, nil
+	}
+	i := (c.Lines - 1) / SegmentLines
+	b, err := r.segment(c.root, i)
+	return b, i * SegmentLines, err
+}
+
+func (r *Repo) segment(root plumbing.Hash, i int64) ([]byte, error) {
+	dir, file := segPath(i)
+	t, err := object.GetTree(r.objects(), root)
+	if err != nil {
+		return nil, fmt.Errorf("reading record tree %s: %w", short(root), err)
+	}
+	f, err := t.File(dir + "/" + file)
+	if err != nil {
+		return nil, fmt.Errorf("record tree %s has no segment %s/%s: %w", short(root), dir, file, err)
+	}
+	rd, err := f.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	return io.ReadAll(rd)
+}
+
+// ChainContent streams the ref's whole chain file to w (O(n); for verify
+// and the pre-commit check, never for append).
+func (r *Repo) ChainContent(c *ChainRef, w io.Writer) error {
+	for i := int64(0); i*SegmentLines < c.Lines; i++ {
+		b, err := r.segment(c.root, i)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Identity is a commit author.
+type Identity struct{ Name, Email string }
+
+// ChainCommit describes lines to add to a record ref.
+type ChainCommit struct {
+	Chain   string   // chain file path relative to the work tree
+	Lines   [][]byte // whole lines, each ending in "\n"
+	Head    string   // hash of the last line's entry
+	Subject string   // first line of the commit message
+	Body    string   // optional paragraph after the subject
+	Author  Identity
+	When    time.Time
+}
+
+// AppendChain commits lines on top of c and moves the ref last, with a
+// compare-and-swap from c.Commit (git-bug style: objects first, ref last,
+// so the ref never points at content that is not fully written). lastSeg
+// is the current last segment's bytes (from LastSegment).
+func (r *Repo) AppendChain(c *ChainRef, lastSeg []byte, cc ChainCommit) (*ChainRef, error) {
+	segs := map[int64][]byte{}
+	n := c.Lines
+	if n%SegmentLines != 0 {
+		segs[(n-1)/SegmentLines] = append([]byte(nil), lastSeg...)
+	}
+	size := c.Size
+	for _, l := range cc.Lines {
+		i := n / SegmentLines
+		segs[i] = append(segs[i], l...)
+		n++
+		size += int64(len(l))
+	}
+	root, err := r.writeSegments(c.root, segs)
+	if err != nil {
+		return nil, err
+	}
+	commit, err := r.writeCommit(c, root, cc, n, size)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.UpdateRef(c.Name, commit, c.Commit); err != nil {
+		return nil, err
+	}
+	return &ChainRef{Name: c.Name, Commit: commit, Chain: cc.Chain, Lines: n, Size: size, Head: cc.Head, root: root}, nil
+}
+
+// writeSegments writes the changed segment blobs, their directory trees
+// and a new root tree; untouched directories are reused by hash.
+func (r *Repo) writeSegments(oldRoot plumbing.Hash, segs map[int64][]byte) (plumbing.Hash, error) {
+	rootEntries, err := r.treeEntries(oldRoot)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	byDir := map[string]map[string]plumbing.Hash{}
+	for i, b := range segs {
+		h, err := r.writeObject(plumbing.BlobObject, b)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		dir, file := segPath(i)
+		if byDir[dir] == nil {
+			byDir[dir] = map[string]plumbing.Hash{}
+		}
+		byDir[dir][file] = h
+	}
+	for dir, files := range byDir {
+		entries, err := r.treeEntries(rootEntries[dir])
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		for f, h := range files {
+			entries[f] = h
+		}
+		h, err := r.writeTree(entries, filemode.Regular)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		rootEntries[dir] = h
+	}
+	return r.writeTree(rootEntries, filemode.Dir)
+}
+
+// treeEntries maps names to hashes; a zero hash gives an empty map.
+func (r *Repo) treeEntries(h plumbing.Hash) (map[string]plumbing.Hash, error) {
+	out := map[string]plumbing.Hash{}
+	if h.IsZero() {
+		return out, nil
+	}
+	t, err := object.GetTree(r.objects(), h)
+	if err != nil {
+		return nil, fmt.Errorf("reading record tree %s: %w", short(h), err)
+	}
+	for _, e := range t.Entries {
+		out[e.Name] = e.Hash
+	}
+	return out, nil
+}
+
+// writeTree writes a tree whose entries all have one mode. Names are
+// fixed-width digits, so plain sorting is Git's tree order.
+func (r *Repo) writeTree(entries map[string]plumbing.Hash, mode filemode.FileMode) (plumbing.Hash, error) {
+	t := &object.Tree{}
+	for name, h := range entries {
+		t.Entries = append(t.Entries, object.TreeEntry{Name: name, Mode: mode, Hash: h})
+	}
+	sort.Slice(t.Entries, func(i, j int) bool { return t.Entries[i].Name < t.Entries[j].Name })
+	obj := r.objects().NewEncodedObject()
+	if err := t.Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.storeObject(obj)
+}
+
+func (r *Repo) writeCommit(c *ChainRef, root plumbing.Hash, cc ChainCommit, lines, size int64) (plumbing.Hash, error) {
+	var msg bytes.Buffer
+	msg.WriteString(cc.Subject + "\n\n")
+	if cc.Body != "" {
+		msg.WriteString(strings.TrimRight(cc.Body, "\n") + "\n\n")
+	}
+	fmt.Fprintf(&msg, "%s: %s\n%s: %d\n%s: %d\n%s: %s\n", trChain, cc.Chain, trLines, lines, trSize, size, trEntry, cc.Head)
+	sig := object.Signature{Name: cc.Author.Name, Email: cc.Author.Email, When: cc.When}
+	commit := &object.Commit{Author: sig, Committer: sig, Message: msg.String(), TreeHash: root}
+	if c.Exists() {
+		commit.ParentHashes = []plumbing.Hash{c.Commit}
+	}
+	obj := r.objects().NewEncodedObject()
+	if err := commit.Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.storeObject(obj)
+}
+
+func (r *Repo) writeObject(t plumbing.ObjectType, b []byte) (plumbing.Hash, error) {
+	obj := r.objects().NewEncodedObject()
+	obj.SetType(t)
+	obj.SetSize(int64(len(b)))
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := w.Write(b); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	w.Close()
+	return r.storeObject(obj)
+}
+
+// storeObject writes a loose object unless Git already has it (a rewrite
+// of an existing loose object would fail on its read-only mode).
+func (r *Repo) storeObject(obj plumbing.EncodedObject) (plumbing.Hash, error) {
+	h := obj.Hash()
+	if r.objects().HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	if _, err := r.objects().SetEncodedObject(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("writing object %s to %s/objects: %w — check that it is writable and the disk is not full", short(h), r.CommonDir, err)
+	}
+	return h, nil
+}

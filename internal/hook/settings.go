@@ -1,0 +1,70 @@
+package hook
+
+import "strings"
+
+// InstallHint says how to install gitwarrant; the pinned hook command
+// prints it when the binary is missing.
+const InstallHint = "go install github.com/gitwarrant/gitwarrant/cmd/gitwarrant@latest"
+
+// SettingsTimeout is the hook timeout, in seconds, to write next to the
+// command in .claude/settings.json. Claude Code lets a timed-out hook's call
+// through (ecosystem.md §1), so `hook claude` keeps its own, shorter
+// deadline (Deadline) and answers ask before Claude Code would give up.
+const SettingsTimeout = 30
+
+// Matcher is the PreToolUse matcher to install: every tool, because the
+// mapping covers unknown tools too (they check as send) and narrowing the
+// matcher would let a renamed tool (Task → Agent) slip past.
+const Matcher = "*"
+
+// SettingsCommand is the shell command for the PreToolUse hook in
+// .claude/settings.json. Claude Code fails open on any exit status but 2,
+// so a pinned gate (loop or strict) is written to exit 2 — which blocks the
+// call and shows stderr to Claude — when gitwarrant is not on PATH or the
+// hook itself fails; `hook claude` always exits 0 when it answers, so that
+// branch fires only when no answer came. An unpinned hook stays out of the
+// way when gitwarrant is missing, as the guide promises ("a bare hook costs
+// nothing").
+func SettingsCommand(loop string, strict bool) string {
+	cmd := "gitwarrant hook claude"
+	if loop != "" {
+		cmd += " --loop " + shellQuote(loop)
+	}
+	if strict {
+		cmd += " --strict"
+	}
+	if loop == "" && !strict {
+		return "command -v gitwarrant >/dev/null 2>&1 || exit 0; " + cmd
+	}
+	return "command -v gitwarrant >/dev/null 2>&1 || { echo 'gitwarrant is not installed, and this repository pins a gitwarrant gate, so the call is blocked: install it with `" + InstallHint + "` and make sure it is on PATH' >&2; exit 2; }; " +
+		cmd + " || { echo \"gitwarrant hook claude failed (exit $?), so the call is blocked: run it by hand to see why\" >&2; exit 2; }"
+}
+
+// PostSettingsCommand is the shell command for the PostToolUse hook that
+// pairs each asked call with the fact that it ran. It never blocks: the
+// tool has already run, and a missing gitwarrant only loses the evidence.
+func PostSettingsCommand() string {
+	return "command -v gitwarrant >/dev/null 2>&1 || exit 0; gitwarrant hook claude --post || exit 0"
+}
+
+// IsGitwarrantCommand reports whether a settings command is one of ours, so
+// install can replace it and uninstall remove it without touching others.
+func IsGitwarrantCommand(cmd string) bool {
+	return strings.Contains(cmd, "gitwarrant hook claude")
+}
+
+// shellQuote quotes s for POSIX sh when it holds anything but safe
+// characters (loop names never do; this is defence in depth).
+func shellQuote(s string) string {
+	safe := true
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r >= 'A' && r <= 'Z' || r == '_' || r == '.') {
+			safe = false
+			break
+		}
+	}
+	if safe && s != "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,205 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
+)
+
+// The git hooks install wires (DESIGN §4: the pre-commit hook anchors the
+// record in the branch, the commit-msg hook adds Warrant-Head trailers).
+var gitHookNames = []string{"pre-commit", "commit-msg"}
+
+// ChainSuffix is appended to a foreign hook script that install moves aside
+// so that gitwarrant's shim can run it first (and uninstall can move it
+// back, byte for byte and with its mode, since it is a rename).
+const ChainSuffix = ".pre-gitwarrant"
+
+// shimMarker marks a hook script, or a line in a hook manager's script, as
+// gitwarrant's. uninstall finds its work by this marker alone, so it works
+// on a fresh clone with no install state.
+const shimMarker = "gitwarrant:hook"
+
+// InstallHint says how to get the binary; shown by hooks that cannot find it.
+const InstallHint = "go install github.com/gitwarrant/gitwarrant/cmd/gitwarrant@latest"
+
+// hookInvocation is the gitwarrant command a git hook runs.
+func hookInvocation(hook string) string {
+	if hook == "commit-msg" {
+		return `gitwarrant hook commit-msg "$1"`
+	}
+	return "gitwarrant hook " + hook
+}
+
+// guarded wraps the invocation for a machine that may not have gitwarrant.
+// A missing binary warns and lets the commit through rather than failing
+// closed: a teammate who cloned the repo without installing gitwarrant
+// would otherwise be unable to commit at all, and the record's integrity
+// does not rest on the local hook — hooks are skipped by --no-verify and
+// during rebases anyway, so `gitwarrant ci` re-verifies every chain and
+// pinned head on the pull request (DESIGN §7, ecosystem.md "Gaps" 6).
+func guarded(hook string) string {
+	return fmt.Sprintf(`if command -v gitwarrant >/dev/null 2>&1; then %s || exit $?; else echo "%s" >&2; fi`,
+		hookInvocation(hook), missingMessage(hook))
+}
+
+// missingMessage is what a hook prints when gitwarrant is not on PATH.
+func missingMessage(hook string) string {
+	return "gitwarrant: not on PATH; " + hook + " hook skipped (CI still verifies the record). Install: " + InstallHint
+}
+
+// shimScript is the POSIX sh hook install writes when no manager owns the
+// hooks. A chained original runs first with the same arguments and stdin;
+// its failure stops the commit with its own exit status, as before.
+func shimScript(hook string) string {
+	return `#!/bin/sh
+# ` + shimMarker + ` ` + hook + ` — written by ` + "`gitwarrant install`" + `; ` + "`gitwarrant uninstall`" + ` removes it
+# and puts back ` + hook + ChainSuffix + ` (the hook that was here before), if any.
+chained="$(dirname "$0")/` + hook + ChainSuffix + `"
+if [ -x "$chained" ]; then
+	"$chained" "$@" || exit $?
+fi
+if command -v gitwarrant >/dev/null 2>&1; then
+	` + hookInvocation(hook) + ` || exit $?
+else
+	echo "` + missingMessage(hook) + `" >&2
+fi
+`
+}
+
+// gitLayout is where a repository's hooks live and who manages them.
+type gitLayout struct {
+	workTree  string
+	hooksDir  string // effective hooks dir: core.hooksPath honoured, common dir for linked worktrees
+	hooksPath string // raw core.hooksPath, "" when unset
+}
+
+// resolveGit finds the work tree holding root and its effective hooks dir.
+// `git rev-parse --git-path hooks` applies core.hooksPath (relative to the
+// work tree root) and the common dir of a linked worktree (ecosystem.md §5).
+func resolveGit(root string) (*gitLayout, error) {
+	r, err := gitx.Discover(root)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not in a git work tree (%v); run `git init` first, or pass --no-git-hooks", root, err)
+	}
+	out, err := r.Git("rev-parse", "--git-path", "hooks")
+	if err != nil {
+		return nil, fmt.Errorf("finding the git hooks directory: %v — check that git works here, or pass --no-git-hooks", err)
+	}
+	dir := strings.TrimSpace(string(out))
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(r.WorkTree, dir)
+	}
+	hp, _ := r.Git("config", "--get", "core.hooksPath") // exit 1 when unset
+	return &gitLayout{workTree: r.WorkTree, hooksDir: filepath.Clean(dir), hooksPath: strings.TrimSpace(string(hp))}, nil
+}
+
+// huskyDir returns the directory of husky's user scripts when core.hooksPath
+// points at husky (v9: .husky/_, older: .husky), else "".
+func (g *gitLayout) huskyDir() string {
+	hp := filepath.ToSlash(filepath.Clean(g.hooksPath))
+	switch {
+	case hp == ".husky/_" || strings.HasSuffix(hp, "/.husky/_"):
+		return filepath.Dir(g.absHooksPath())
+	case hp == ".husky" || strings.HasSuffix(hp, "/.husky"):
+		return g.absHooksPath()
+	}
+	return ""
+}
+
+func (g *gitLayout) absHooksPath() string {
+	if filepath.IsAbs(g.hooksPath) {
+		return filepath.Clean(g.hooksPath)
+	}
+	return filepath.Join(g.workTree, g.hooksPath)
+}
+
+// hookFile is the state of one hook script.
+type hookFile struct {
+	data    []byte
+	exists  bool
+	symlink bool
+	mode    fs.FileMode
+}
+
+func readHookFile(path string) (hookFile, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return hookFile{}, nil
+	}
+	if err != nil {
+		return hookFile{}, err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return hookFile{exists: true, symlink: true}, nil
+	}
+	if !fi.Mode().IsRegular() {
+		return hookFile{}, fmt.Errorf("%s is a %s, not a hook script — move it aside, or pass --no-git-hooks", path, fi.Mode().Type())
+	}
+	data, err := os.ReadFile(path)
+	return hookFile{data: data, exists: true, mode: fi.Mode().Perm()}, err
+}
+
+// ours reports whether the script is gitwarrant's shim: the marker opens a
+// line of its header (a husky script with gitwarrant's line appended
+// carries the marker at the end of a line, and is not a shim).
+func (h hookFile) ours() bool {
+	return !h.symlink && bytes.Contains(h.data, []byte("\n# "+shimMarker+" "))
+}
+
+// planShim installs gitwarrant's shim as hook in dir, chaining a foreign
+// script that is already there.
+func (p *Plan) planShim(dir, hook string) error {
+	path := filepath.Join(dir, hook)
+	cur, err := readHookFile(path)
+	if err != nil {
+		return err
+	}
+	want := []byte(shimScript(hook))
+	switch {
+	case !cur.exists:
+		p.add(path, nil, false, 0o755, want)
+	case cur.ours():
+		p.add(path, cur.data, true, 0o755, want)
+	default:
+		chained := path + ChainSuffix
+		if prev, err := readHookFile(chained); err != nil {
+			return err
+		} else if prev.exists {
+			return fmt.Errorf("%s and %s both exist and neither is gitwarrant's shim; merge them by hand (or delete %s), then run install again", p.rel(path), p.rel(chained), p.rel(chained))
+		}
+		p.rename(path, chained, nil, false, cur.mode)
+		p.add(path, nil, false, 0o755, want)
+		p.Notices = append(p.Notices, fmt.Sprintf("kept your %s hook: it now runs first, from %s", hook, p.rel(chained)))
+	}
+	return nil
+}
+
+// planUnshim removes gitwarrant's shim and moves a chained original back.
+func (p *Plan) planUnshim(dir, hook string) error {
+	path := filepath.Join(dir, hook)
+	cur, err := readHookFile(path)
+	if err != nil || !cur.exists {
+		return err
+	}
+	chained := path + ChainSuffix
+	prev, err := readHookFile(chained)
+	if err != nil {
+		return err
+	}
+	switch {
+	case cur.ours() && prev.exists:
+		p.rename(chained, path, cur.data, true, cur.mode)
+	case cur.ours():
+		p.remove(path, cur.data, cur.mode)
+	case prev.exists:
+		p.Notices = append(p.Notices, fmt.Sprintf("left %s alone: the %s hook in front of it is not gitwarrant's shim any more", p.rel(chained), hook))
+	}
+	return nil
+}

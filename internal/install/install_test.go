@@ -1,0 +1,310 @@
+package install
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+const userSettings = `{
+  "permissions": {
+    "allow": ["Bash(npm test)"],
+    "deny": ["Read(./.env)"]
+  },
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [{ "type": "command", "command": "./scripts/guard.sh" }]
+      }
+    ]
+  }
+}
+`
+
+const userMCP = "{\n  \"mcpServers\": {\n    \"github\": { \"command\": \"gh-mcp\", \"args\": [] }\n  }\n}\n"
+
+// userHook writes a marker file when it runs and fails when FAIL_HOOK is set.
+func userHook(marker string) string {
+	return "#!/bin/sh\ntouch '" + marker + "'\n[ -z \"$FAIL_HOOK\" ] || exit 7\n"
+}
+
+func TestInstallIntoBusyRepoKeepsEverythingAndRoundTrips(t *testing.T) {
+	root := newRepo(t)
+	marker := filepath.Join(t.TempDir(), "user-hook-ran")
+	write(t, filepath.Join(root, ".claude/settings.json"), userSettings, 0o644)
+	write(t, filepath.Join(root, ".mcp.json"), userMCP, 0o600)
+	write(t, filepath.Join(root, "CLAUDE.md"), "# House rules\n\nBe kind.\n", 0o644)
+	write(t, filepath.Join(root, ".git/hooks/pre-commit"), userHook(marker), 0o750)
+
+	installTwiceThenUninstall(t, root, testOptions(root), func() {
+		var s struct {
+			Permissions map[string][]string
+			Hooks       map[string][]struct {
+				Matcher string
+				Hooks   []struct{ Command string }
+			}
+		}
+		if err := json.Unmarshal([]byte(read(t, filepath.Join(root, ".claude/settings.json"))), &s); err != nil {
+			t.Fatal(err)
+		}
+		pre := s.Hooks["PreToolUse"]
+		if len(s.Permissions["deny"]) != 1 || len(pre) != 2 || pre[0].Hooks[0].Command != "./scripts/guard.sh" ||
+			!strings.Contains(pre[1].Hooks[0].Command, "gitwarrant hook claude") || len(s.Hooks["PostToolUse"]) != 1 {
+			t.Fatalf("settings lost or missed entries: %+v", s)
+		}
+		var m struct{ MCPServers map[string]json.RawMessage }
+		if err := json.Unmarshal([]byte(read(t, filepath.Join(root, ".mcp.json"))), &m); err != nil || len(m.MCPServers) != 2 {
+			t.Fatalf(".mcp.json: want github and gitwarrant, got %v (%v)", m.MCPServers, err)
+		}
+		if fi, _ := os.Stat(filepath.Join(root, ".mcp.json")); fi.Mode().Perm() != 0o600 {
+			t.Fatalf(".mcp.json mode changed to %v", fi.Mode())
+		}
+		if !strings.HasPrefix(read(t, filepath.Join(root, "CLAUDE.md")), "# House rules\n\nBe kind.\n") {
+			t.Fatal("hand-written CLAUDE.md content changed")
+		}
+		// The chained hook still runs on a real commit, and its failure
+		// still blocks the commit.
+		write(t, filepath.Join(root, "a.txt"), "a\n", 0o644)
+		git(t, root, "add", "a.txt")
+		t.Setenv("FAIL_HOOK", "1")
+		if out, err := gitErr(root, "commit", "-q", "-m", "blocked"); err == nil {
+			t.Fatalf("a failing chained hook did not block the commit:\n%s", out)
+		}
+		if _, err := os.Stat(marker); err != nil {
+			t.Fatal("the chained pre-commit did not run")
+		}
+		os.Remove(marker)
+		t.Setenv("FAIL_HOOK", "")
+		out := git(t, root, "commit", "-m", "allowed")
+		if _, err := os.Stat(marker); err != nil {
+			t.Fatal("the chained pre-commit did not run on the second commit")
+		}
+		if !strings.Contains(out, "gitwarrant: not on PATH") {
+			t.Fatalf("the shim did not warn about the missing binary:\n%s", out)
+		}
+		os.Remove(filepath.Join(root, "a.txt"))
+	})
+}
+
+func TestInstallHonoursCoreHooksPath(t *testing.T) {
+	root := newRepo(t)
+	marker := filepath.Join(t.TempDir(), "ran")
+	git(t, root, "config", "core.hooksPath", "tools/hooks")
+	write(t, filepath.Join(root, "tools/hooks/pre-commit"), userHook(marker), 0o755)
+	installTwiceThenUninstall(t, root, testOptions(root), func() {
+		for _, h := range []string{"pre-commit", "commit-msg"} {
+			if !strings.Contains(read(t, filepath.Join(root, "tools/hooks", h)), shimMarker) {
+				t.Fatalf("no shim in tools/hooks/%s", h)
+			}
+			if _, err := os.Stat(filepath.Join(root, ".git/hooks", h)); err == nil {
+				t.Fatalf(".git/hooks/%s written although core.hooksPath is set", h)
+			}
+		}
+		write(t, filepath.Join(root, "b.txt"), "b\n", 0o644)
+		git(t, root, "add", "b.txt")
+		git(t, root, "commit", "-q", "-m", "b")
+		if _, err := os.Stat(marker); err != nil {
+			t.Fatal("the original hook in core.hooksPath did not run")
+		}
+		os.Remove(filepath.Join(root, "b.txt"))
+	})
+}
+
+func TestInstallFromLinkedWorktreeUsesCommonHooks(t *testing.T) {
+	root := newRepo(t)
+	wt := filepath.Join(t.TempDir(), "wt")
+	git(t, root, "worktree", "add", "-q", wt)
+	o := testOptions(wt)
+	o.Targets, o.Hook, o.MCP = nil, nil, false
+	doInstall(t, o)
+	if !strings.Contains(read(t, filepath.Join(root, ".git/hooks/pre-commit")), shimMarker) {
+		t.Fatal("shim not in the common .git/hooks")
+	}
+	doUninstall(t, wt)
+	if _, err := os.Stat(filepath.Join(root, ".git/hooks/pre-commit")); err == nil {
+		t.Fatal("shim left after uninstall")
+	}
+}
+
+// huskyH is husky v9's .husky/_/h, which every .husky/_/<hook> sources.
+const huskyH = `#!/usr/bin/env sh
+n=$(basename "$0")
+s=$(dirname "$(dirname "$0")")/$n
+[ ! -f "$s" ] && exit 0
+[ "${HUSKY-}" = "0" ] && exit 0
+sh -e "$s" "$@"
+c=$?
+[ $c != 0 ] && echo "husky - $n script failed (code $c)"
+exit $c
+`
+
+func TestInstallWithHusky(t *testing.T) {
+	root := newRepo(t)
+	marker := filepath.Join(t.TempDir(), "husky-ran")
+	write(t, filepath.Join(root, ".husky/_/h"), huskyH, 0o644)
+	for _, h := range []string{"pre-commit", "commit-msg"} {
+		write(t, filepath.Join(root, ".husky/_", h), "#!/usr/bin/env sh\n. \"$(dirname \"$0\")/h\"\n", 0o755)
+	}
+	write(t, filepath.Join(root, ".husky/_/.gitignore"), "*\n", 0o644)
+	write(t, filepath.Join(root, ".husky/pre-commit"), "touch '"+marker+"'", 0o644) // no final newline
+	git(t, root, "config", "core.hooksPath", ".husky/_")
+	installTwiceThenUninstall(t, root, testOptions(root), func() {
+		pc := read(t, filepath.Join(root, ".husky/pre-commit"))
+		if !strings.HasPrefix(pc, "touch '"+marker+"'\n") || !strings.Contains(pc, "gitwarrant hook pre-commit") {
+			t.Fatalf(".husky/pre-commit: %q", pc)
+		}
+		if !strings.Contains(read(t, filepath.Join(root, ".husky/commit-msg")), `gitwarrant hook commit-msg "$1"`) {
+			t.Fatal(".husky/commit-msg not created")
+		}
+		if strings.Contains(read(t, filepath.Join(root, ".husky/_/pre-commit")), "gitwarrant") {
+			t.Fatal("husky's own .husky/_ was edited")
+		}
+		write(t, filepath.Join(root, "c.txt"), "c\n", 0o644)
+		git(t, root, "add", "c.txt")
+		out := git(t, root, "commit", "-m", "c")
+		if _, err := os.Stat(marker); err != nil {
+			t.Fatalf("the husky pre-commit script did not run:\n%s", out)
+		}
+		if !strings.Contains(out, "not on PATH") {
+			t.Fatalf("gitwarrant's husky line did not run:\n%s", out)
+		}
+		os.Remove(filepath.Join(root, "c.txt"))
+	})
+}
+
+const userLefthook = `# lefthook config
+pre-commit:
+  parallel: true
+  commands:
+    lint:
+      run: npm run lint
+`
+
+func TestInstallWithLefthook(t *testing.T) {
+	root := newRepo(t)
+	write(t, filepath.Join(root, "lefthook.yml"), userLefthook, 0o644)
+	installTwiceThenUninstall(t, root, testOptions(root), func() {
+		data := []byte(read(t, filepath.Join(root, "lefthook.yml")))
+		var doc map[string]struct {
+			Parallel bool
+			Commands map[string]struct{ Run string }
+		}
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			t.Fatalf("lefthook.yml no longer parses: %v\n%s", err, data)
+		}
+		if !doc["pre-commit"].Parallel || doc["pre-commit"].Commands["lint"].Run != "npm run lint" {
+			t.Fatalf("user's lefthook entries lost:\n%s", data)
+		}
+		if !strings.Contains(doc["pre-commit"].Commands["gitwarrant-record"].Run, "gitwarrant hook pre-commit") ||
+			!strings.Contains(doc["commit-msg"].Commands["gitwarrant-trailer"].Run, "gitwarrant hook commit-msg {1}") {
+			t.Fatalf("gitwarrant commands missing:\n%s", data)
+		}
+		if _, err := os.Stat(filepath.Join(root, ".git/hooks/pre-commit")); err == nil {
+			t.Fatal(".git/hooks written although lefthook owns them")
+		}
+	})
+}
+
+func TestLefthookJobsListGetsASnippet(t *testing.T) {
+	root := newRepo(t)
+	src := "pre-commit:\n  jobs:\n    - run: npm test\ncommit-msg:\n  jobs:\n    - run: commitlint\n"
+	write(t, filepath.Join(root, "lefthook.yml"), src, 0o644)
+	p := doInstall(t, testOptions(root))
+	if read(t, filepath.Join(root, "lefthook.yml")) != src {
+		t.Fatal("lefthook.yml edited although its shape is not one install edits")
+	}
+	if len(p.Snippets) != 2 || !strings.Contains(p.Snippets[0], "gitwarrant hook pre-commit") {
+		t.Fatalf("want two snippets, got %q", p.Snippets)
+	}
+}
+
+func TestPreCommitFrameworkGetsASnippet(t *testing.T) {
+	root := newRepo(t)
+	write(t, filepath.Join(root, ".pre-commit-config.yaml"), "repos: []\n", 0o644)
+	write(t, filepath.Join(root, ".git/hooks/pre-commit"), "#!/bin/sh\n# pre-commit framework\n", 0o755)
+	o := testOptions(root)
+	before := read(t, filepath.Join(root, ".git/hooks/pre-commit"))
+	p := doInstall(t, o)
+	if read(t, filepath.Join(root, ".git/hooks/pre-commit")) != before {
+		t.Fatal("the pre-commit framework's hook was touched")
+	}
+	if len(p.Snippets) != 1 || !strings.Contains(p.Snippets[0], "id: gitwarrant-record") || !strings.Contains(p.Snippets[0], "rev: v0.1.0") {
+		t.Fatalf("snippet: %q", p.Snippets)
+	}
+}
+
+func TestMalformedSettingsWritesNothing(t *testing.T) {
+	root := newRepo(t)
+	write(t, filepath.Join(root, ".claude/settings.json"), "{\n  \"hooks\": {\n    \"PreToolUse\": [}\n}\n", 0o644)
+	write(t, filepath.Join(root, "CLAUDE.md"), "# mine\n", 0o644)
+	before := snapshot(t, root)
+	_, err := PlanInstall(testOptions(root))
+	if err == nil || !strings.Contains(err.Error(), ".claude/settings.json:3:20") {
+		t.Fatalf("want an error naming .claude/settings.json:3:20, got %v", err)
+	}
+	sameSnapshot(t, "failed install", before, snapshot(t, root))
+}
+
+func TestChainConflictIsAnError(t *testing.T) {
+	root := newRepo(t)
+	write(t, filepath.Join(root, ".git/hooks/pre-commit"), "#!/bin/sh\necho a\n", 0o755)
+	write(t, filepath.Join(root, ".git/hooks/pre-commit"+ChainSuffix), "#!/bin/sh\necho b\n", 0o755)
+	before := snapshot(t, root)
+	if _, err := PlanInstall(testOptions(root)); err == nil || !strings.Contains(err.Error(), "both exist") {
+		t.Fatalf("want a conflict error, got %v", err)
+	}
+	sameSnapshot(t, "conflict", before, snapshot(t, root))
+}
+
+func TestSymlinkedHookIsChainedAndRestored(t *testing.T) {
+	root := newRepo(t)
+	write(t, filepath.Join(root, "scripts/check.sh"), "#!/bin/sh\nexit 0\n", 0o755)
+	if err := os.Symlink("../../scripts/check.sh", filepath.Join(root, ".git/hooks/pre-commit")); err != nil {
+		t.Fatal(err)
+	}
+	installTwiceThenUninstall(t, root, testOptions(root), func() {
+		if l, err := os.Readlink(filepath.Join(root, ".git/hooks/pre-commit"+ChainSuffix)); err != nil || l != "../../scripts/check.sh" {
+			t.Fatalf("symlinked hook not moved aside intact: %q %v", l, err)
+		}
+	})
+}
+
+// The repository's .pre-commit-hooks.yaml must offer the ids the printed
+// snippet names, running the commands the shims run.
+func TestPreCommitManifestMatchesSnippet(t *testing.T) {
+	data, err := os.ReadFile("../../.pre-commit-hooks.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hooks []struct {
+		ID            string   `yaml:"id"`
+		Entry         string   `yaml:"entry"`
+		Language      string   `yaml:"language"`
+		Stages        []string `yaml:"stages"`
+		PassFilenames bool     `yaml:"pass_filenames"`
+		AlwaysRun     bool     `yaml:"always_run"`
+	}
+	if err := yaml.Unmarshal(data, &hooks); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, h := range hooks {
+		stage := h.Stages[0]
+		if len(h.Stages) != 1 || preCommitIDs[stage] != h.ID || h.Entry != "gitwarrant hook "+stage ||
+			h.Language != "golang" || !h.AlwaysRun || h.PassFilenames != (stage == "commit-msg") {
+			t.Errorf("manifest hook %+v does not match the snippet and shims", h)
+		}
+		got[h.ID] = true
+		if !strings.Contains(preCommitSnippet("1.0.0"), "id: "+h.ID) {
+			t.Errorf("snippet lacks %s", h.ID)
+		}
+	}
+	if len(got) != 2 {
+		t.Fatalf("want 2 hooks, got %v", got)
+	}
+}

@@ -1,0 +1,334 @@
+package loops
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// This file holds the phrase level of the matcher (spec, "Pattern
+// matching", and DESIGN §3): alternatives, clauses, globs, and the cautious
+// and strict modes.
+
+// Alternatives returns the alternatives of a warrant entry: Fold(pattern)
+// split on commas and on the words `or` and `and`, so `secrets, tokens, or
+// passwords` is three patterns. Pieces with no word in them (the `/` of
+// `and/or` style slips) are dropped unless nothing else is left, in which
+// case the whole folded pattern is the one alternative.
+func Alternatives(pattern string) []string {
+	return splitAlternatives(Fold(pattern))
+}
+
+func splitAlternatives(folded string) []string {
+	if !strings.Contains(folded, ",") && !hasSepWord(folded, isAlternativeWord) {
+		if folded == "" {
+			return nil
+		}
+		return []string{folded}
+	}
+	var out []string
+	for _, seg := range strings.Split(folded, ",") {
+		out = appendWordSplit(out, seg, isAlternativeWord)
+	}
+	return keepWordy(out, folded)
+}
+
+func isAlternativeWord(f string) bool { return f == "or" || f == "and" }
+
+func isClauseWord(f string) bool {
+	return f == "or" || f == "and" || f == "then" || f == "plus"
+}
+
+// Clauses returns the clauses of a target (DESIGN §3): the target split on
+// line breaks, `,` `;` `&&` `||` `|` and a lone `&`, and on the whole
+// words and, or, then and plus, each folded. Clauses with no word in them
+// are dropped unless nothing else is left.
+func Clauses(target string) []string {
+	var out []string
+	for _, line := range strings.FieldsFunc(target, isLineBreak) {
+		out = append(out, splitClauses(Fold(line))...)
+	}
+	if len(out) == 0 {
+		if f := Fold(target); f != "" {
+			return []string{f}
+		}
+	}
+	return out
+}
+
+func isLineBreak(r rune) bool {
+	switch r {
+	case '\n', '\r', '\v', '\f', 0x85, 0x2028, 0x2029:
+		return true
+	}
+	return false
+}
+
+// splitClauses splits one folded line into clauses.
+func splitClauses(folded string) []string {
+	if !strings.ContainsAny(folded, ",;|&") && !hasSepWord(folded, isClauseWord) {
+		if folded == "" {
+			return nil
+		}
+		return []string{folded}
+	}
+	var out []string
+	for _, seg := range strings.FieldsFunc(folded, isClausePunct(folded)) {
+		out = appendWordSplit(out, seg, isClauseWord)
+	}
+	return keepWordy(out, folded)
+}
+
+// isClausePunct returns the separator test for s. A lone & separates
+// (`sleep 1 & rm -rf /` runs both) except between two word characters,
+// where it is part of a name such as R&D.
+func isClausePunct(s string) func(rune) bool {
+	i := 0
+	return func(r rune) bool {
+		// FieldsFunc visits runes in order, so i tracks r's byte offset.
+		at := i
+		i += utf8.RuneLen(r)
+		switch r {
+		case ',', ';', '|':
+			return true
+		case '&':
+			prev, _ := utf8.DecodeLastRuneInString(s[:at])
+			next, _ := utf8.DecodeRuneInString(s[i:])
+			return !(isWordRune(prev) && isWordRune(next))
+		}
+		return false
+	}
+}
+
+// hasSepWord reports whether a space-separated field of s satisfies isSep,
+// without allocating.
+func hasSepWord(s string, isSep func(string) bool) bool {
+	for s != "" {
+		i := strings.IndexByte(s, ' ')
+		if i < 0 {
+			return isSep(s)
+		}
+		if isSep(s[:i]) {
+			return true
+		}
+		s = s[i+1:]
+	}
+	return false
+}
+
+// appendWordSplit splits seg on space-separated fields for which isSep
+// holds, appending the trimmed, non-empty pieces to out.
+func appendWordSplit(out []string, seg string, isSep func(string) bool) []string {
+	fields := strings.Fields(seg)
+	start := 0
+	for i, f := range fields {
+		if isSep(f) {
+			if i > start {
+				out = append(out, strings.Join(fields[start:i], " "))
+			}
+			start = i + 1
+		}
+	}
+	if start < len(fields) {
+		out = append(out, strings.Join(fields[start:], " "))
+	}
+	return out
+}
+
+// keepWordy drops pieces without a word character; if none remain it
+// returns whole (when non-empty) so an entry never vanishes entirely.
+func keepWordy(pieces []string, whole string) []string {
+	out := pieces[:0]
+	for _, p := range pieces {
+		if strings.IndexFunc(p, isWordRune) >= 0 {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 && whole != "" {
+		return []string{whole}
+	}
+	return out
+}
+
+// containsPhrase reports whether needle occurs in hay (both folded) with
+// word boundaries at each end that is a word character, so `rm` is not
+// found in `format` but `-rf` is found in `rm -rf`.
+func containsPhrase(hay, needle string) bool {
+	if needle == "" {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(needle)
+	last, _ := utf8.DecodeLastRuneInString(needle)
+	for off := 0; off <= len(hay)-len(needle); {
+		i := strings.Index(hay[off:], needle)
+		if i < 0 {
+			return false
+		}
+		i += off
+		before, _ := utf8.DecodeLastRuneInString(hay[:i])
+		after, _ := utf8.DecodeRuneInString(hay[i+len(needle):])
+		if (i == 0 || !isWordRune(first) || !isWordRune(before)) &&
+			(i+len(needle) == len(hay) || !isWordRune(last) || !isWordRune(after)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(hay[i:])
+		off = i + size
+	}
+	return false
+}
+
+// globMatch reports whether folded pattern, in which `*` matches any run
+// of characters (spaces included) and everything else is literal, matches
+// all of folded s. It backtracks only to the last star, so it runs in
+// O(len(pattern)·len(s)).
+func globMatch(pattern, s string) bool {
+	p, i := 0, 0
+	star, mark := -1, 0
+	for i < len(s) {
+		switch {
+		case p < len(pattern) && pattern[p] == '*':
+			star, mark = p, i
+			p++
+		case p < len(pattern) && pattern[p] == s[i]:
+			p++
+			i++
+		case star >= 0:
+			p = star + 1
+			mark++
+			i = mark
+		default:
+			return false
+		}
+	}
+	for p < len(pattern) && pattern[p] == '*' {
+		p++
+	}
+	return p == len(pattern)
+}
+
+// alt is one compiled alternative of a warrant entry.
+type alt struct {
+	phrase
+	glob bool
+	// compound is true when the alternative may itself hold several
+	// clauses (see coversAsSequence).
+	compound bool
+}
+
+func (ar *arena) alt(folded string) alt {
+	return alt{phrase: ar.phrase(folded), glob: strings.Contains(folded, "*"),
+		compound: strings.ContainsAny(folded, ";|&") ||
+			strings.Contains(folded, " then ") || strings.Contains(folded, " plus ")}
+}
+
+// entry is one compiled warrant list item.
+type entry struct {
+	item Item
+	alts []alt
+	// single is true when the entry has one alternative; only then does an
+	// all-filler alternative match everything in strict mode.
+	single bool
+}
+
+func (ar *arena) entry(it Item) entry {
+	texts := splitAlternatives(Fold(it.Text))
+	e := entry{item: it, alts: ar.altSlice(len(texts)), single: len(texts) == 1}
+	for i, t := range texts {
+		e.alts[i] = ar.alt(t)
+	}
+	return e
+}
+
+// subject is a compiled target: the whole folded text plus its clauses.
+type subject struct {
+	whole   phrase
+	clauses []phrase
+}
+
+func (ar *arena) target(target string) subject {
+	s := subject{whole: ar.phrase(Fold(target))}
+	for _, c := range Clauses(target) {
+		s.clauses = append(s.clauses, ar.phrase(c))
+	}
+	return s
+}
+
+// empty reports whether nothing is left of the target after folding.
+func (s *subject) empty() bool { return s.whole.text == "" }
+
+// cautious reports whether a matches p in cautious mode (ask, never):
+// substring or content-word subset in either direction. Ambiguity
+// escalates to the human, so this errs toward matching.
+func (a *alt) cautious(p *phrase) bool {
+	if a.allFiller() {
+		return true
+	}
+	if p.text == "" {
+		return false
+	}
+	if a.glob {
+		// Author-explicit glob over the whole text; its literal text still
+		// counts as a phrase, so `rm -rf *` catches a target saying so.
+		return globMatch(a.text, p.text) || containsPhrase(p.text, a.text)
+	}
+	return containsPhrase(p.text, a.text) || containsPhrase(a.text, p.text) ||
+		wordsWithin(a.words, p.words) || wordsWithin(p.words, a.words)
+}
+
+// covers reports whether p covers a in strict mode (allow lists): p
+// contains a as a phrase or contains every content word of a. The reverse
+// never allows: `email` does not cover `status email to the team`.
+func (a *alt) covers(p *phrase) bool {
+	if p.text == "" {
+		return false
+	}
+	if a.glob {
+		return globMatch(a.text, p.text)
+	}
+	return containsPhrase(p.text, a.text) || wordsWithin(a.words, p.words)
+}
+
+// hitsCautious reports whether e matches s in cautious mode against the
+// whole target or any clause with content words (DESIGN §3: any hit
+// decides).
+func (e *entry) hitsCautious(s *subject) bool {
+	for i := range e.alts {
+		a := &e.alts[i]
+		if a.cautious(&s.whole) {
+			return true
+		}
+		for j := range s.clauses {
+			// A clause without content words ("it") would match too much;
+			// one equal to the whole target was tried already.
+			if c := &s.clauses[j]; len(c.words) > 0 && c.text != s.whole.text && a.cautious(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// MatchCautious reports whether the warrant entry pattern matches target
+// the way ask and never entries do: some alternative matches the whole
+// target or one of its clauses by substring or content-word subset in
+// either direction, by glob, or because it is all filler.
+func MatchCautious(pattern, target string) bool {
+	var ar arena
+	e := ar.entry(Item{Text: pattern})
+	s := ar.target(target)
+	return e.hitsCautious(&s)
+}
+
+// MatchStrict reports whether the allow entry pattern alone covers target:
+// every clause of the target that has content words is covered by one of
+// the pattern's alternatives (see allowCover). An empty target is never
+// covered.
+func MatchStrict(pattern, target string) bool {
+	var ar arena
+	s := ar.target(target)
+	if s.empty() {
+		return false
+	}
+	es := []entry{ar.entry(Item{Text: pattern})}
+	_, uncovered, _ := allowCover(&ar, es, &s)
+	return uncovered == ""
+}

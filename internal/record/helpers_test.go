@@ -1,0 +1,72 @@
+package record
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gitwarrant/gitwarrant/internal/chain"
+	"github.com/gitwarrant/gitwarrant/internal/project"
+)
+
+// git runs git in dir and fails the test on error.
+func git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	out, err := gitErr(dir, args...)
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+func gitErr(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = gitEnv()
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// gitEnv isolates tests from the user's git configuration.
+func gitEnv() []string {
+	env := []string{}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GIT_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_AUTHOR_NAME=Tess Ter", "GIT_AUTHOR_EMAIL=tess@example.com",
+		"GIT_COMMITTER_NAME=Tess Ter", "GIT_COMMITTER_EMAIL=tess@example.com")
+}
+
+// newRepo makes a git repository with a .gitwarrant project and one commit.
+func newRepo(t testing.TB) (string, *project.Project) {
+	t.Helper()
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	if err := os.MkdirAll(filepath.Join(dir, ".gitwarrant", "loops"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "README"), []byte("hello\n"), 0o644)
+	git(t, dir, "add", "README")
+	git(t, dir, "commit", "-q", "-m", "initial")
+	return dir, &project.Project{Dir: filepath.Join(dir, ".gitwarrant"), Root: dir}
+}
+
+func note(text string) chain.Entry {
+	return chain.Entry{Loop: "appeal", Kind: chain.KindNote, Did: text}
+}
+
+// writeChain writes a valid n-entry chain at path with the chain package.
+func writeChain(t testing.TB, path string, n int) {
+	t.Helper()
+	f := &chain.File{Path: path}
+	for i := 0; i < n; i++ {
+		if _, err := f.Append(note("docket")); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
