@@ -42,9 +42,9 @@ var ErrNotFound = errors.New("no gitwarrant project found")
 
 // Options says where to look. Explicit beats environment beats walking up.
 type Options struct {
-	Dir  string            // --dir flag
-	Env  func(string) string // environment lookup; nil means none
-	Cwd  string            // working directory to walk up from
+	Dir string              // --dir flag
+	Env func(string) string // environment lookup; nil means none
+	Cwd string              // working directory to walk up from
 }
 
 // Find locates the project: --dir, else GITWARRANT_DIR, else DOCKET_DIR,
