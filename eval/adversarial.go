@@ -201,7 +201,7 @@ func advOne(s *Suite, tmpl, list, entry string, v variant, how string, verb loop
 			// Only the default (or a partial cover) stood between this
 			// variant and an allow: the closest calls.
 			ex.Note = "a never variant no list caught; rule 4 (unlisted means ask) held"
-			s.Near(1+b2i(res.List == "partial"), ex)
+			s.NearOnce(tmpl+v.class, 1+b2i(res.List == "partial"), ex)
 		}
 		return
 	}
@@ -209,7 +209,7 @@ func advOne(s *Suite, tmpl, list, entry string, v variant, how string, verb loop
 	s.Count(key+" caught by the ask or never list", b2i(caught), 1)
 	if !caught {
 		ex.Note = "an ask variant no list caught; rule 4 held"
-		s.Near(b2i(res.List == "partial"), ex)
+		s.NearOnce(tmpl+v.class, b2i(res.List == "partial"), ex)
 	}
 }
 

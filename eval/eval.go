@@ -50,7 +50,8 @@ type Suite struct {
 	// checks and says so in the report instead of pretending.
 	Pending string
 
-	seen int
+	seen     int
+	nearKeys map[string]bool
 }
 
 // Stat is one named number reported alongside a suite.
@@ -95,6 +96,19 @@ func (s *Suite) Near(score int, ex Example) {
 	if len(s.Closest) > maxExamples {
 		s.Closest = s.Closest[:maxExamples]
 	}
+}
+
+// NearOnce is Near for the first offer with each key only, so the closest
+// calls shown span different kinds of check instead of repeating one.
+func (s *Suite) NearOnce(key string, score int, ex Example) {
+	if s.nearKeys[key] {
+		return
+	}
+	if s.nearKeys == nil {
+		s.nearKeys = map[string]bool{}
+	}
+	s.nearKeys[key] = true
+	s.Near(score, ex)
 }
 
 // Count adds n to the named stat (creating it in first-use order).
@@ -170,4 +184,14 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// category is s without its digits: the kind of a check, for NearOnce.
+func category(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return -1
+		}
+		return r
+	}, s)
 }

@@ -167,7 +167,7 @@ func scCheck(s *Suite, source string, w *loops.Warrant, verb loops.Verb, target 
 	s.Check(res.Verdict == want && (rule == "" || res.Rule == rule), ex)
 	if res.Verdict == want && want != loops.Allow && res.List != "never" && res.List != "ask" {
 		ex.Note = "held only by rule 4 (unlisted means ask)"
-		s.Near(1, ex)
+		s.NearOnce(source, 1, ex)
 	}
 }
 

@@ -155,7 +155,7 @@ func warCheck(s *Suite, t tmplWarrant, verb loops.Verb, target string, stops []s
 	}
 	if shared > 0 {
 		ex.Note = fmt.Sprintf("allowed while sharing %d word(s) with the template's ask/never entries", shared)
-		s.Near(shared, ex)
+		s.NearOnce(t.name, shared, ex)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -27,7 +28,9 @@ func (r *Repo) ReadRef(name string) (plumbing.Hash, error) {
 		}
 		return plumbing.NewHash(s), nil
 	}
-	if !errors.Is(err, os.ErrNotExist) {
+	// ENOTDIR: a file where a ref directory should be means, as for git,
+	// that no such loose ref exists.
+	if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 		return plumbing.ZeroHash, fmt.Errorf("reading %s: %w", name, err)
 	}
 	return r.packedRef(name)

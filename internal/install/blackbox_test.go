@@ -22,6 +22,15 @@ var (
 	buildOut  []byte
 )
 
+// TestMain removes the built binary afterwards.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
 func gitwarrantBin(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {

@@ -245,8 +245,15 @@ type subject struct {
 }
 
 func (ar *arena) target(target string) subject {
-	s := subject{whole: ar.phrase(Fold(target))}
-	for _, c := range Clauses(target) {
+	folded := Fold(target)
+	s := subject{whole: ar.phrase(folded)}
+	var clauses []string
+	if strings.IndexFunc(target, isLineBreak) < 0 {
+		clauses = splitClauses(folded) // one line: no need to fold again
+	} else {
+		clauses = Clauses(target)
+	}
+	for _, c := range clauses {
 		s.clauses = append(s.clauses, ar.phrase(c))
 	}
 	return s

@@ -176,6 +176,12 @@ func TestCheckPartialReasonNamesClause(t *testing.T) {
 	}
 }
 
+func TestCheckNilWarrantAsks(t *testing.T) {
+	if r := Check(nil, Read, "readme"); r.Verdict != Ask || r.Rule != "default: unlisted means ask" {
+		t.Fatalf("got %+v, want the default ask", r)
+	}
+}
+
 func TestLoopCheck(t *testing.T) {
 	l := &Loop{Name: "appeal", Warrant: *guideWarrant()}
 	if r := l.Check(Draft, "evidence summary"); r.Verdict != Allow || r.Line != 11 {

@@ -8,6 +8,7 @@ package route
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -64,13 +65,85 @@ func Score(l *loops.Loop, task string) Candidate {
 	return t.score(l)
 }
 
-// task is a task prepared once for scoring against many loops.
+// task is a task prepared once for scoring against many loops. Its
+// content words are indexed by stem key (loops.StemKeys), so comparing a
+// pattern word with every task word is one map lookup: routing runs on the
+// hook's hot path, once per tool call, against every loop.
 type task struct {
 	text  string
-	words []string // content words
+	words []string       // content words, in order
+	keys  map[string]int // stem key → canonical index into words
+	// clauses holds, for the whole task and each of its clauses
+	// (loops.Clauses) with content words, the canonical word indices.
+	clauses [][]int
+	memo    map[string]int // pattern word → canonical index, or -1
 }
 
-func newTask(s string) *task { return &task{text: s, words: loops.ContentWords(s)} }
+func newTask(s string) *task {
+	t := &task{text: s, words: loops.ContentWords(s), keys: map[string]int{}, memo: map[string]int{}}
+	canon := make([]int, len(t.words))
+	for i, w := range t.words {
+		canon[i] = i
+		ks := loops.StemKeys(w)
+		for _, k := range ks {
+			if j, ok := t.keys[k]; ok {
+				canon[i] = j
+				break
+			}
+		}
+		for _, k := range ks {
+			if _, ok := t.keys[k]; !ok {
+				t.keys[k] = canon[i]
+			}
+		}
+	}
+	t.clauses = append(t.clauses, uniq(canon))
+	for _, c := range loops.Clauses(s) {
+		if idx := t.indices(loops.ContentWords(c)); len(idx) > 0 {
+			t.clauses = append(t.clauses, idx)
+		}
+	}
+	return t
+}
+
+// index returns the canonical index of the task word that is the same word
+// as w (loops.SameWord), or -1.
+func (t *task) index(w string) int {
+	if i, ok := t.memo[w]; ok {
+		return i
+	}
+	i := -1
+	for _, k := range loops.StemKeys(w) {
+		if j, ok := t.keys[k]; ok {
+			i = j
+			break
+		}
+	}
+	t.memo[w] = i
+	return i
+}
+
+// indices maps words to canonical task-word indices, dropping words the
+// task does not have, each index once.
+func (t *task) indices(words []string) []int {
+	var out []int
+	for _, w := range words {
+		if i := t.index(w); i >= 0 && !slices.Contains(out, i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func uniq(xs []int) []int {
+	var out []int
+	for _, x := range xs {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
 
 // score adds up the four kinds of evidence. The name and each trigger are
 // author-written routing statements and count in full; the warrant and
@@ -88,7 +161,7 @@ func (t *task) score(l *loops.Loop) Candidate {
 		c.Why = append(c.Why, "name: "+l.Name)
 	}
 	for _, tr := range l.Triggers {
-		if t.relatedAny(loops.Alternatives(tr.Text)) {
+		if t.related(tr.Text) {
 			c.Score += TriggerWeight
 			c.Why = append(c.Why, "trigger: "+strings.Join(strings.Fields(tr.Text), " "))
 		}
@@ -103,14 +176,12 @@ func (t *task) score(l *loops.Loop) Candidate {
 // capped at DescriptionCap. So one shared word gives at most 1 + 1 = 2.
 func (t *task) incidental(l *loops.Loop, c *Candidate) {
 	var hits []string
-	shared := map[string]bool{}
+	var shared []int
 	for _, list := range loops.Lists {
 		for _, it := range l.Warrant.List(list) {
-			if words := t.sharedWords(it.Text); len(words) > 0 && t.related(it.Text) {
+			if ok, idx := t.match(it.Text); ok {
 				hits = append(hits, strings.Join(strings.Fields(it.Text), " "))
-				for _, w := range words {
-					shared[w] = true
-				}
+				shared = union(shared, idx)
 			}
 		}
 	}
@@ -125,57 +196,93 @@ func (t *task) incidental(l *loops.Loop, c *Candidate) {
 	}
 }
 
-// related reports whether phrase and the task match the way the warrant's
-// cautious mode does, and also share a content word. The shared word rules
-// out matches that carry no evidence about the task: an all-filler entry
-// (`anything`, which the warrant reads as "everything") and a bare glob.
-func (t *task) related(phrase string) bool {
-	if len(t.sharedWords(phrase)) == 0 {
-		return false
-	}
-	return loops.MatchCautious(phrase, t.text) || t.covers(phrase)
+// related reports whether some alternative of pattern (loops.Alternatives)
+// matches the task the way the warrant's cautious mode does — content-word
+// subset in either direction, against the whole task or one of its
+// clauses, or by glob — and also shares a content word with it. The shared
+// word rules out matches that carry no evidence about the task: an
+// all-filler entry (`anything`, which the warrant reads as "everything")
+// and a bare glob. TestRelatedAgreesWithMatchCautious holds this to
+// loops.MatchCautious.
+func (t *task) related(pattern string) bool {
+	ok, _ := t.match(pattern)
+	return ok
 }
 
-func (t *task) relatedAny(alternatives []string) bool {
-	for _, a := range alternatives {
-		if t.related(a) {
-			return true
+// match is related that also returns the task words the matching
+// alternatives share, so the warrant score counts distinct words.
+func (t *task) match(pattern string) (bool, []int) {
+	var shared []int
+	for _, alt := range loops.Alternatives(pattern) {
+		if ok, hit := t.matchAlt(alt); ok {
+			shared = union(shared, hit)
 		}
 	}
-	return false
+	return len(shared) > 0, shared
 }
 
-// covers reports whether every content word of phrase is among the task's
-// (content-word containment, for phrases MatchCautious would split
-// differently).
-func (t *task) covers(phrase string) bool {
-	pw := loops.ContentWords(phrase)
-	for _, w := range pw {
-		if !hasWord(t.words, w) {
+// relatedAlt reports whether one alternative matches (see related).
+func (t *task) relatedAlt(alt string) bool {
+	ok, _ := t.matchAlt(alt)
+	return ok
+}
+
+func (t *task) matchAlt(alt string) (bool, []int) {
+	words := loops.ContentWords(alt)
+	hit := t.indices(words)
+	switch {
+	case len(hit) == 0:
+		return false, nil
+	case allKnown(t, words):
+		return true, hit // the task covers the pattern
+	}
+	for _, c := range t.clauses {
+		if subset(c, hit) {
+			return true, hit // the pattern covers the task or one of its clauses
+		}
+	}
+	if strings.Contains(alt, "*") && loops.MatchCautious(alt, t.text) {
+		return true, hit
+	}
+	return false, nil
+}
+
+func union(a, b []int) []int {
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			a = append(a, x)
+		}
+	}
+	return a
+}
+
+// allKnown reports whether every word is one of the task's.
+func allKnown(t *task, words []string) bool {
+	for _, w := range words {
+		if t.index(w) < 0 {
 			return false
 		}
 	}
-	return len(pw) > 0
+	return true
+}
+
+func subset(small, big []int) bool {
+	for _, x := range small {
+		if !slices.Contains(big, x) {
+			return false
+		}
+	}
+	return len(small) > 0
 }
 
 // sharedWords returns the task's content words (in task order, once each)
 // that s also has, under the matcher's stemming.
 func (t *task) sharedWords(s string) []string {
-	other := loops.ContentWords(s)
-	var out []string
-	for _, w := range t.words {
-		if hasWord(other, w) && !hasWord(out, w) {
-			out = append(out, w)
-		}
+	idx := t.indices(loops.ContentWords(s))
+	slices.Sort(idx)
+	out := make([]string, len(idx))
+	for i, j := range idx {
+		out[i] = t.words[j]
 	}
 	return out
-}
-
-func hasWord(words []string, w string) bool {
-	for _, x := range words {
-		if loops.SameWord(x, w) {
-			return true
-		}
-	}
-	return false
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/templates"
 )
 
 func items(texts ...string) []loops.Item {
@@ -189,12 +190,19 @@ func TestSingleWordTasksRouteOnlyByNameOrTrigger(t *testing.T) {
 	}
 }
 
+// BenchmarkMatch50 routes one hook-sized task against 50 loops: the ten
+// shipped templates, five times each under different names (the hook's
+// routing cost per tool call, loops already parsed).
 func BenchmarkMatch50(b *testing.B) {
 	var ls []*loops.Loop
-	for i := 0; i < 50; i++ {
-		l := appeal()
-		l.Name = fmt.Sprintf("appeal-%d", i)
-		ls = append(ls, l)
+	for _, tp := range templates.List() {
+		for i := 0; i < 5; i++ {
+			l, err := loops.Parse(fmt.Sprintf("x/%s-%d.loop.md", tp.Name, i), []byte(strings.Replace(string(tp.Body), "name: "+tp.Name, fmt.Sprintf("name: %s-%d", tp.Name, i), 1)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			ls = append(ls, l)
+		}
 	}
 	for b.Loop() {
 		Match(ls, "git push origin main after drafting the appeal letter")

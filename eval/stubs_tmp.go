@@ -1,3 +1,0 @@
-package eval
-
-func Hookgate() (*Suite, error)    { return newSuite("hookgate", "x"), nil }
