@@ -11,9 +11,14 @@ import (
 // payload builds a PreToolUse payload as Claude Code sends it. json.Marshal
 // sorts map keys, so the bytes are deterministic.
 func (h *hookProject) payload(tool string, input any) []byte {
+	return payloadAt(h.root, tool, input)
+}
+
+// payloadAt is payload with the session's cwd set to cwd.
+func payloadAt(cwd, tool string, input any) []byte {
 	b, err := json.Marshal(map[string]any{
-		"session_id": "eval-session", "transcript_path": filepath.Join(h.base, "t.jsonl"),
-		"cwd": h.root, "permission_mode": "default", "hook_event_name": "PreToolUse",
+		"session_id": "eval-session", "transcript_path": filepath.Join(cwd, "t.jsonl"),
+		"cwd": cwd, "permission_mode": "default", "hook_event_name": "PreToolUse",
 		"tool_name": tool, "tool_input": input, "tool_use_id": "toolu_eval",
 	})
 	if err != nil {
@@ -22,14 +27,21 @@ func (h *hookProject) payload(tool string, input any) []byte {
 	return b
 }
 
+// fixedCwd is the cwd of the payloads whose length decides how many checks
+// run (every truncation): the temp dir's name varies in length, and the
+// check count must not. The project is found through CLAUDE_PROJECT_DIR.
+const fixedCwd = "/srv/eval-repo"
+
 // basePayloads are valid calls of each tool shape, none touching a
 // protected place: under the wide loop each is ALLOW (checked as a control).
-func (h *hookProject) basePayloads() [][]byte {
+func (h *hookProject) basePayloads() [][]byte { return basePayloadsAt(fixedCwd) }
+
+func basePayloadsAt(cwd string) [][]byte {
 	return [][]byte{
-		h.payload("Bash", map[string]any{"command": "ls -la src"}),
-		h.payload("Read", map[string]any{"file_path": filepath.Join(h.root, "README.md")}),
-		h.payload("Write", map[string]any{"file_path": filepath.Join(h.root, "notes.md"), "content": "hello"}),
-		h.payload("mcp__github__create_issue", map[string]any{"title": "parser crash", "body": "steps"}),
+		payloadAt(cwd, "Bash", map[string]any{"command": "ls -la src"}),
+		payloadAt(cwd, "Read", map[string]any{"file_path": filepath.Join(cwd, "README.md")}),
+		payloadAt(cwd, "Write", map[string]any{"file_path": filepath.Join(cwd, "notes.md"), "content": "hello"}),
+		payloadAt(cwd, "mcp__github__create_issue", map[string]any{"title": "parser crash", "body": "steps"}),
 	}
 }
 
@@ -215,8 +227,7 @@ func (h *hookProject) brokenProjects(s *Suite) {
 		envs = append(envs, env{"pinned loop " + n + " does not load", broken, broken, nil, []string{"--loop", n}, false})
 	}
 	for _, e := range envs {
-		for _, p := range h.basePayloads() {
-			p = []byte(strings.ReplaceAll(string(p), h.root, e.cwd))
+		for _, p := range basePayloadsAt(e.cwd) {
 			h.expect(s, e.name, p, append(e.args, "--no-record"), e.proj, e.cwd, e.vars, failClosed...)
 			if e.alsoStrict {
 				h.expect(s, e.name, p, append(e.args, "--strict", "--no-record"), e.proj, e.cwd, e.vars, failClosed...)

@@ -65,7 +65,7 @@ func isLineBreak(r rune) bool {
 
 // splitClauses splits one folded line into clauses.
 func splitClauses(folded string) []string {
-	if !strings.ContainsAny(folded, ",;|&") && !hasSepWord(folded, isClauseWord) {
+	if !strings.ContainsAny(folded, ",;|&`()") && !hasSepWord(folded, isClauseWord) {
 		if folded == "" {
 			return nil
 		}
@@ -89,6 +89,10 @@ func isClausePunct(s string) func(rune) bool {
 		i += utf8.RuneLen(r)
 		switch r {
 		case ',', ';', '|':
+			return true
+		case '`', '(', ')':
+			// Command substitution ($(…) and backquotes) runs a second
+			// command inside the first: it is a clause of its own.
 			return true
 		case '&':
 			prev, _ := utf8.DecodeLastRuneInString(s[:at])

