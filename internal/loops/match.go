@@ -82,7 +82,7 @@ func splitClauses(folded string) []string {
 // (`sleep 1 & rm -rf /` runs both) except between two word characters,
 // where it is part of a name such as R&D.
 func isClausePunct(s string) func(rune) bool {
-	i := 0
+	i, depth := 0, 0
 	return func(r rune) bool {
 		// FieldsFunc visits runes in order, so i tracks r's byte offset.
 		at := i
@@ -90,10 +90,23 @@ func isClausePunct(s string) func(rune) bool {
 		switch r {
 		case ',', ';', '|':
 			return true
-		case '`', '(', ')':
-			// Command substitution ($(…) and backquotes) runs a second
-			// command inside the first: it is a clause of its own.
+		case '`':
+			// Command substitution runs a second command inside the first:
+			// it is a clause of its own.
 			return true
+		case '(':
+			// $(…), <(…) and >(…) open a substitution; a plain parenthesis
+			// in prose ("notes (second pass)") does not.
+			prev, _ := utf8.DecodeLastRuneInString(s[:at])
+			if prev == '$' || prev == '<' || prev == '>' {
+				depth++
+				return true
+			}
+		case ')':
+			if depth > 0 {
+				depth--
+				return true
+			}
 		case '&':
 			prev, _ := utf8.DecodeLastRuneInString(s[:at])
 			next, _ := utf8.DecodeRuneInString(s[i:])

