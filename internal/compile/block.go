@@ -66,15 +66,15 @@ var neutraliser = strings.NewReplacer(
 // managed-block marker. Matching of the word forms ignores case.
 func Neutralise(s string) string {
 	s = neutraliser.Replace(s)
-	lower := strings.ToLower(s)
-	if lower == s {
+	if asciiLower(s) == s {
 		return s
 	}
-	// Rare path: a mixed-case spelling such as "GitWarrant:Begin". Insert
-	// the space at the same offsets in the original text.
+	// Rare path: a mixed-case spelling such as "GitWarrant:Begin". The
+	// words are ASCII, so an ASCII-only lowercase keeps byte offsets
+	// aligned with s (strings.ToLower would not: İ grows by a byte).
 	for _, w := range []string{"gitwarrant:begin", "gitwarrant:end", "docket:begin", "docket:end"} {
 		for {
-			i := strings.Index(strings.ToLower(s), w)
+			i := strings.Index(asciiLower(s), w)
 			if i < 0 {
 				break
 			}
@@ -83,6 +83,18 @@ func Neutralise(s string) string {
 		}
 	}
 	return s
+}
+
+// asciiLower lowercases A–Z only, byte by byte, so every byte offset
+// (even in invalid UTF-8) stays the same.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + ('a' - 'A')
+		}
+	}
+	return string(b)
 }
 
 // markerKind classifies one line.

@@ -163,7 +163,7 @@ func TestRemoveRestoresTheOriginal(t *testing.T) {
 }
 
 func TestNeutraliseIsIdempotentAndCaseBlind(t *testing.T) {
-	in := "<!-- GitWarrant:Begin --> and docket:END and <!-- x -->"
+	in := "İİİ \xff <!-- GitWarrant:Begin --> and İ docket:END and <!-- x -->"
 	once := Neutralise(in)
 	if Neutralise(once) != once {
 		t.Errorf("second pass changed %q", once)
