@@ -238,7 +238,9 @@ func (h *hookProject) brokenProjects(s *Suite) {
 
 // badLoopNames: --loop values that name no loadable loop.
 func (h *hookProject) badLoopNames(s *Suite) {
-	names := []string{"nonexistent", "../wide", "WIDE", "Wide", "a/b", "wide.loop.md", " wide", "wide ", "-x",
+	// "" is `--loop "$LOOP"` with the variable unset: the user asked for a
+	// pinned gate, so it must fail closed like any other bad name.
+	names := []string{"", "nonexistent", "../wide", "WIDE", "Wide", "a/b", "wide.loop.md", " wide", "wide ", "-x",
 		strings.Repeat("a", 300), "ｗｉｄｅ", "wide\x00", ".", "..", "wide/", "wіde", "../.gitwarrant/loops/wide",
 		"/etc/passwd", "wide\n", "wide\u200b", filepath.Join(h.root, ".gitwarrant", "loops", "wide.loop.md")}
 	for _, n := range names {
