@@ -10,6 +10,14 @@
 // (loose objects, no process), and refs are moved with Git's own lock-file
 // protocol (see refs.go) rather than go-git's in-place rewrite, which a
 // SIGKILL can leave empty.
+//
+// go-git vs plumbing, measured (bench/record_git.sh, 5,000 commits, a
+// 100,000-entry chain): one git process costs about as much as `git
+// rev-parse HEAD` (~7 ms here), and the plumbing route needs five per event
+// (hash-object, two mktree, commit-tree, update-ref), ~35 ms before any
+// work. In-process go-git writes the four loose objects in a few ms, so
+// `gitwarrant check` with its commit (~48 ms) stays under one `git commit`
+// (~52 ms). Both are correct; go-git is kept because it is faster.
 package gitx
 
 import (

@@ -52,9 +52,16 @@ var shellMarkers = []string{
 	".claude/settings", ".mcp.json", "hookspath",
 }
 
+// unquote joins quoted pieces; slash reads backslashes as path separators
+// (PowerShell paths).
+var (
+	unquote = strings.NewReplacer(`'`, "", `"`, "", `\`, "")
+	slash   = strings.NewReplacer(`'`, "", `"`, "", `\`, "/")
+)
+
 func (g guard) shell(cmd string) (string, bool) {
-	joined := strings.ToLower(strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(cmd))
-	slashed := strings.ToLower(strings.NewReplacer(`'`, "", `"`, "", `\`, "/").Replace(cmd))
+	joined := strings.ToLower(unquote.Replace(cmd))
+	slashed := strings.ToLower(slash.Replace(cmd))
 	if strings.Contains(joined, "refs/gitwarrant") || strings.Contains(slashed, "refs/gitwarrant") {
 		return "it touches refs/gitwarrant, where the record is committed", true
 	}

@@ -47,12 +47,13 @@ func (r *Record) Append(e chain.Entry) (chain.Entry, error) {
 	if err != nil {
 		return chain.Entry{}, err
 	}
-	if _, err := r.checkExtends(w, f.Path, rel); err != nil {
+	st, err := r.checkExtends(w, f.Path, rel, nil)
+	if err != nil {
 		return chain.Entry{}, fmt.Errorf("nothing was recorded: %w", err)
 	}
 	f.LockPath = r.lockPath(w)
 	f.AfterAppend = func(e chain.Entry, line []byte, offset int64) error {
-		if err := r.commitEntry(w, f.Path, rel, e, line, offset); err != nil {
+		if err := r.commitEntry(w, f.Path, rel, st, e, line, offset); err != nil {
 			return &RefError{Ref: gitx.RecordRef(w), Err: err}
 		}
 		return nil
@@ -74,28 +75,55 @@ func tamperError(rel, ref, what string) error {
 		"(save the current file first if you want to inspect it)", rel, ref, what, ref, ref, rel)
 }
 
+// refState is a record ref and its last segment, read once per append.
+type refState struct {
+	cr    *gitx.ChainRef
+	seg   []byte
+	first int64 // line number (0-based) where seg starts
+}
+
+// readRefState reads the ref's commit and last segment, reusing prev when
+// the ref still points at the same commit.
+func (r *Record) readRefState(writer string, prev *refState) (*refState, error) {
+	ref := gitx.RecordRef(writer)
+	if prev != nil {
+		h, err := r.repo.ReadRef(ref)
+		if err != nil {
+			return nil, err
+		}
+		if h == prev.cr.Commit {
+			return prev, nil
+		}
+	}
+	cr, err := r.repo.ReadChainRef(ref)
+	if err != nil {
+		return nil, err
+	}
+	seg, first, err := r.repo.LastSegment(cr)
+	if err != nil {
+		return nil, err
+	}
+	return &refState{cr: cr, seg: seg, first: first}, nil
+}
+
 // checkExtends verifies, reading only the ref's last segment and the same
 // byte range of the file, that the file still extends the ref. Appenders
 // only ever grow both, so this check needs no lock.
-func (r *Record) checkExtends(writer, path, rel string) (*gitx.ChainRef, error) {
-	ref := gitx.RecordRef(writer)
-	cr, err := r.repo.ReadChainRef(ref)
-	if err != nil || !cr.Exists() {
-		return cr, err
+func (r *Record) checkExtends(writer, path, rel string, prev *refState) (*refState, error) {
+	st, err := r.readRefState(writer, prev)
+	if err != nil || !st.cr.Exists() {
+		return st, err
 	}
+	cr, seg := st.cr, st.seg
 	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, tamperError(rel, ref, fmt.Sprintf("the file is missing but the ref holds %d entries", cr.Lines))
+		return nil, tamperError(rel, cr.Name, fmt.Sprintf("the file is missing but the ref holds %d entries", cr.Lines))
 	}
 	if err != nil {
 		return nil, err
 	}
 	if fi.Size() < cr.Size {
-		return nil, tamperError(rel, ref, fmt.Sprintf("the file has %d bytes but the ref holds %d (%d entries): it was truncated", fi.Size(), cr.Size, cr.Lines))
-	}
-	seg, first, err := r.repo.LastSegment(cr)
-	if err != nil {
-		return nil, err
+		return nil, tamperError(rel, cr.Name, fmt.Sprintf("the file has %d bytes but the ref holds %d (%d entries): it was truncated", fi.Size(), cr.Size, cr.Lines))
 	}
 	got := make([]byte, len(seg))
 	fh, err := os.Open(path)
@@ -107,10 +135,10 @@ func (r *Record) checkExtends(writer, path, rel string) (*gitx.ChainRef, error) 
 		return nil, fmt.Errorf("reading %s: %w", rel, err)
 	}
 	if !bytes.Equal(got, seg) {
-		line := first + int64(bytes.Count(commonPrefix(got, seg), []byte("\n"))) + 1
-		return nil, tamperError(rel, ref, fmt.Sprintf("line %d differs from the committed entry", line))
+		line := st.first + int64(bytes.Count(commonPrefix(got, seg), []byte("\n"))) + 1
+		return nil, tamperError(rel, cr.Name, fmt.Sprintf("line %d differs from the committed entry", line))
 	}
-	return cr, nil
+	return st, nil
 }
 
 func commonPrefix(a, b []byte) []byte {
@@ -124,20 +152,17 @@ func commonPrefix(a, b []byte) []byte {
 // commitEntry runs under the chain lock, after line was written at offset.
 // If the ref is behind the file (an earlier commit failed, or the ref was
 // deleted) it first catches up with one commit holding the missing lines.
-func (r *Record) commitEntry(writer, path, rel string, e chain.Entry, line []byte, offset int64) error {
-	cr, err := r.checkExtends(writer, path, rel)
+func (r *Record) commitEntry(writer, path, rel string, prev *refState, e chain.Entry, line []byte, offset int64) error {
+	st, err := r.checkExtends(writer, path, rel, prev)
 	if err != nil {
 		return err
 	}
+	cr, seg := st.cr, st.seg
 	if cr.Size > offset {
 		return tamperError(rel, cr.Name, fmt.Sprintf("the ref holds %d bytes but the entry was written at byte %d", cr.Size, offset))
 	}
 	if cr.Exists() && cr.Chain != rel {
 		return fmt.Errorf("%s holds chain %s, not %s — it was moved by hand; delete it (`git update-ref -d %s`) to rebuild it from the file", cr.Name, cr.Chain, rel, cr.Name)
-	}
-	seg, _, err := r.repo.LastSegment(cr)
-	if err != nil {
-		return err
 	}
 	ident := r.repo.Identity()
 	if cr.Size < offset {

@@ -71,4 +71,3 @@ func TestAgentSessionLeavesUserBranchAlone(t *testing.T) {
 		t.Fatalf("history edits touched the ref: %s commits", n)
 	}
 }
-
