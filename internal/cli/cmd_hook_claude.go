@@ -20,6 +20,7 @@ const hookDeadline = 10 * time.Second
 
 type hookClaudeOptions struct {
 	loop     string
+	loopSet  bool // --loop was given, even as --loop "" (an unset variable)
 	strict   bool
 	post     bool
 	noRecord bool
@@ -27,7 +28,9 @@ type hookClaudeOptions struct {
 }
 
 // pinned reports a gate the user asked for: every failure then asks.
-func (o hookClaudeOptions) pinned() bool { return o.loop != "" || o.strict }
+// `--loop "$GW_LOOP"` with the variable unset still pins: the user asked
+// for a gate, so an empty name must fail closed, not fall back to routing.
+func (o hookClaudeOptions) pinned() bool { return o.loopSet || o.loop != "" || o.strict }
 
 // hookAnswer is what the hook tells Claude Code: nothing (silent
 // pass-through: Claude Code's own permissions decide) or a decision.
@@ -89,6 +92,7 @@ func runHookClaude(app *App, cmd *cobra.Command, args []string) error {
 	fs.StringVar(&o.dir, "dir", app.DirFlag, "")
 	help := fs.BoolP("help", "h", false, "")
 	parseErr := fs.Parse(args)
+	o.loopSet = fs.Changed("loop")
 	if *help {
 		return cmd.Help()
 	}

@@ -56,7 +56,7 @@ func evaluateHook(app *App, o hookClaudeOptions, data []byte, readErr error) hoo
 // top routing candidate (the same scoring as `gitwarrant match`). done is
 // true when the answer is already known (a failure, or no coverage).
 func chooseLoop(p *project.Project, o hookClaudeOptions, pl hook.Payload, verb loops.Verb, target string) (*loops.Loop, hookAnswer, bool) {
-	if o.loop != "" {
+	if o.loopSet || o.loop != "" {
 		l, err := loops.LoadByName(p.LoopsDir(), o.loop)
 		if err != nil {
 			return nil, askAnswer("the pinned loop %q cannot be loaded: %v", o.loop, err), true
