@@ -36,8 +36,9 @@ func System(getenv func(string) string) *Streams {
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
-// CanPrompt reports whether a question may be asked on the terminal.
-func (s *Streams) CanPrompt() bool { return s.InTTY && s.ErrTTY }
+// CanPrompt reports whether a question may be asked: someone is typing on
+// standard input. Questions go to stderr, so stdout stays clean for results.
+func (s *Streams) CanPrompt() bool { return s.InTTY }
 
 // Style returns a colouriser for stdout.
 func (s *Streams) Style() Style { return Style{on: s.OutTTY && !s.NoColor} }
