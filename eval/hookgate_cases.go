@@ -287,8 +287,23 @@ func (h *hookProject) protectedWrites(s *Suite) {
 		"mv .gitwarrant/record /tmp/gone", "tee .claude/settings.json < /tmp/x", "cat /tmp/x > .mcp.json",
 		"git update-ref -d refs/gitwarrant/main", "gitwarrant amend wide send anything", "truncate -s 0 .gitwarrant/record/main-abc.jsonl",
 		"ln -sf /tmp/x .git/hooks/pre-commit", "cd .gitwarrant && rm loops/wide.loop.md", "printf x > ./.gitwarrant/config.yaml",
+		// Red-team evasions (internal/hook/shell_evasion.go).
+		"d=.gitwar; echo x > ${d}rant/loops/wide.loop.md", "g=gitwarrant; $g amend wide send x", "$(printf gitwar)rant amend wide",
+		"cp /tmp/x .gitw*/loops/wide.loop.md", "cp /tmp/x .g{i,}twarrant/loops/wide.loop.md", "find . -name '*.loop.md' -delete",
+		"rm -rf .claude", "git commit --no-verify -m x", "git commit -nm x", "HUSKY=0 git commit -m x",
+		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/tmp git commit -m x",
+		"git for-each-ref --format='delete %(refname)' | git update-ref --stdin",
+		"echo ZWNobyB4ID4gLmdpdHdhcnJhbnQvbG9vcHMvZml4Lmxvb3AubWQ= | base64 -d | sh",
 	} {
 		calls = append(calls, h.payload("Bash", map[string]any{"command": c}))
+	}
+	calls = append(calls,
+		h.payload("bash", map[string]any{"command": "echo x > .gitwarrant/loops/wide.loop.md"}),
+		h.payload("mcp__fs__mv", map[string]any{"from": "/tmp/x", "to": filepath.Join(gw, "loops", "wide.loop.md")}),
+		h.payload("mcp__shell__execute_command", map[string]any{"command": "gitwarrant amend wide send anything"}),
+		h.payload("Write", map[string]any{"file_path": filepath.Join(h.root, "home", ".gitconfig"), "content": "[core]\nhooksPath=/tmp"}))
+	if h.git {
+		calls = append(calls, h.payload("Bash", map[string]any{"command": "cd .git; echo x > hooks/pre-commit"}))
 	}
 	modes := [][]string{{"--strict"}, {}}
 	for _, n := range h.loopNames {

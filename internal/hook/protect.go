@@ -1,6 +1,8 @@
 package hook
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -27,23 +29,62 @@ func Protected(p Payload, projectDir, repoRoot, gitHooksDir string) (reason stri
 		return "", false // Map reports it; a pinned gate asks
 	}
 	g := guard{cwd: p.Cwd, projectDir: projectDir, repoRoot: repoRoot, hooksDir: gitHooksDir}
+	// Tool names are matched without case, and every duplicate of a key is
+	// judged: a `bash` or a second "file_path" must not slip past because
+	// some reader of the payload takes another member than this one.
+	name := canonicalTool(p.ToolName)
 	switch {
-	case changeTools[p.ToolName]:
-		path, ok, _ := in.str(p.ToolName, pathKey(p.ToolName))
-		if !ok || strings.TrimSpace(path) == "" {
-			return "", false
+	case changeTools[name]:
+		for _, path := range in.all("file_path", "notebook_path", "path") {
+			if strings.TrimSpace(path) == "" {
+				continue
+			}
+			if why, hit := g.path(path); hit {
+				return humanOnlyPrefix + why, true
+			}
 		}
-		why, hit := g.path(path)
-		return humanOnlyPrefix + why, hit
-	case shellTools[p.ToolName]:
-		cmd, _, _ := in.str(p.ToolName, "command")
-		why, hit := g.shell(cmd)
-		return humanOnlyPrefix + why, hit
-	case readTools[p.ToolName]:
+		return "", false
+	case shellTools[name]:
+		for _, cmd := range in.all("command") {
+			if why, hit := g.shell(cmd); hit {
+				return humanOnlyPrefix + why, true
+			}
+		}
+		return "", false
+	case readTools[name]:
 		return "", false
 	}
 	why, hit := g.tool(p.ToolName, in)
 	return humanOnlyPrefix + why, hit
+}
+
+// canonicalTool maps a tool name to the built-in tool it names, ignoring
+// case ("bash" → "Bash"); other names are returned as they are.
+func canonicalTool(name string) string {
+	for _, set := range []map[string]bool{changeTools, shellTools, readTools} {
+		for k := range set {
+			if strings.EqualFold(k, name) {
+				return k
+			}
+		}
+	}
+	return name
+}
+
+// all returns every string member called one of keys, duplicates included.
+func (o object) all(keys ...string) []string {
+	var out []string
+	for _, f := range o {
+		for _, k := range keys {
+			if f.key == k {
+				var s string
+				if json.Unmarshal(f.raw, &s) == nil {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // guard holds the places self-protection covers.
@@ -87,9 +128,38 @@ func (g guard) pathIn(p string) (string, bool) {
 			}
 		case ".mcp.json":
 			return "it edits .mcp.json, which wires gitwarrant's MCP server", true
+		case ".gitconfig":
+			return "it edits a git config (" + c + "), whose core.hooksPath can switch off the hooks that anchor the record", true
+		case "config", "gitconfig":
+			if i > 0 && (comps[i-1] == "git" || comps[i-1] == "etc") {
+				return "it edits a git config (" + comps[i-1] + "/" + c + "), whose core.hooksPath can switch off the hooks that anchor the record", true
+			}
 		}
 	}
-	return "", false
+	return hookManagerConfig(p, comps)
+}
+
+// hookManagerFiles are the files through which husky, lefthook and the
+// pre-commit framework run gitwarrant's git hooks (internal/install).
+var hookManagerFiles = map[string]bool{
+	"lefthook.yml": true, "lefthook.yaml": true, ".lefthook.yml": true, ".lefthook.yaml": true,
+	".pre-commit-config.yaml": true,
+}
+
+// hookManagerConfig denies a write to a hook manager's file that runs
+// gitwarrant: deleting that line switches the anchor off as surely as
+// editing .git/hooks. Files that do not mention gitwarrant stay the
+// agent's to edit (adding a linter to .pre-commit-config.yaml is work).
+func hookManagerConfig(p string, comps []string) (string, bool) {
+	n := len(comps)
+	if n == 0 || !(hookManagerFiles[comps[n-1]] || (n > 1 && comps[n-2] == ".husky")) {
+		return "", false
+	}
+	b, err := os.ReadFile(p)
+	if err != nil || !strings.Contains(strings.ToLower(string(b)), "gitwarrant") {
+		return "", false
+	}
+	return "it edits " + filepath.Base(p) + ", which runs gitwarrant's git hooks through a hook manager", true
 }
 
 // cleanAbs makes path absolute against cwd and cleans it.

@@ -44,12 +44,34 @@ var writers = map[string]bool{
 	"set-content": true, "add-content": true, "out-file": true, "remove-item": true,
 	"copy-item": true, "move-item": true, "new-item": true, "rename-item": true,
 	"clear-content": true, "del": true, "erase": true, "copy": true, "move": true, "ren": true,
+	// Red-team additions: editors, archivers, downloaders, find's actions,
+	// and git commands that rewrite the work tree or the index.
+	"vi": true, "vim": true, "nvim": true, "nano": true, "emacs": true, "ed": true, "ex": true,
+	"awk": true, "gawk": true, "sponge": true, "tar": true, "bsdtar": true, "unzip": true,
+	"cpio": true, "7z": true, "curl": true, "wget": true, "-delete": true, "-exec": true,
+	"-execdir": true, "-ok": true, "-fprint": true, "update-index": true, "merge": true,
+	"rebase": true, "pull": true, "cherry-pick": true, "revert": true, "read-tree": true,
+	"checkout-index": true, "filter-branch": true, "filter-repo": true, "worktree": true,
 }
 
 // shellMarkers are the places whose mention, together with a write, denies.
+// ".loop.md" names loop files wherever they are (`find . -name
+// '*.loop.md' -delete`); ".gitw" catches the project dir behind a glob or a split word
+// (`.gitw*`, `.gitwarr?nt`); ".gitconfig" and "git/config" are the global
+// configs whose core.hooksPath switches the git hooks off.
 var shellMarkers = []string{
 	".gitwarrant", ".docket", ".git/hooks", ".git/config", ".git/gitwarrant",
-	".claude/settings", ".mcp.json", "hookspath",
+	".claude/settings", ".mcp.json", "hookspath", ".gitw", ".gitconfig", "git/config",
+	"include.path", "includeif", ".loop.md",
+}
+
+// gateSwitches are words that switch a git hook or its manager off for one
+// command, or point git at another config: whatever else the command does,
+// it runs with the record's anchor disabled (DESIGN §5).
+var gateSwitches = []string{
+	"--no-verify", "husky=0", "husky_skip_hooks", "lefthook=0", "lefthook_exclude",
+	"git_config_global", "git_config_system", "git_config_count", "git_config_parameters",
+	"git_config_nosystem", "git_config=",
 }
 
 // unquote joins quoted pieces; slash reads backslashes as path separators
@@ -60,6 +82,16 @@ var (
 )
 
 func (g guard) shell(cmd string) (string, bool) {
+	for _, v := range shellVariants(cmd) {
+		if why, hit := g.shellOne(v); hit {
+			return why, true
+		}
+	}
+	return g.shellIndirect(cmd)
+}
+
+// shellOne analyses one reading of a command.
+func (g guard) shellOne(cmd string) (string, bool) {
 	joined := strings.ToLower(unquote.Replace(cmd))
 	slashed := strings.ToLower(slash.Replace(cmd))
 	if strings.Contains(joined, "refs/gitwarrant") || strings.Contains(slashed, "refs/gitwarrant") {
@@ -69,11 +101,17 @@ func (g guard) shell(cmd string) (string, bool) {
 	if sub, hit := runsHumanOnly(words); hit {
 		return "`gitwarrant " + sub + "` is for people only (amending, reviewing, signing, keys and (un)installing the gates)", true
 	}
+	if why, hit := switchesGateOff(cmd, joined, words); hit {
+		return why, true
+	}
 	marker := g.mentioned(joined, slashed)
+	if marker == "" {
+		marker = g.mentionedWord(words)
+	}
 	if marker == "" {
 		return "", false
 	}
-	if w := writes(joined, words); w != "" {
+	if w := g.writes(joined, words); w != "" {
 		return "it changes " + marker + " from the shell (" + w + "); the loops, the record, the git hooks and the hook settings are changed by a person", true
 	}
 	return "", false
@@ -170,8 +208,8 @@ func (g guard) mentioned(variants ...string) string {
 
 // writes names the first sign of a write in a command: an output redirect
 // to anything but /dev/null or a standard stream, or a writing command.
-func writes(joined string, words []string) string {
-	if redirects(joined) {
+func (g guard) writes(joined string, words []string) string {
+	if g.redirectsInto(joined, words) {
 		return "a redirect"
 	}
 	sed, inPlace, config, configRead := false, false, false, false
@@ -200,6 +238,54 @@ func writes(joined string, words []string) string {
 		return "git config"
 	}
 	return ""
+}
+
+// redirectsInto reports a redirect that may write a protected place: one
+// whose target names one, cannot be read (an expansion or a glob), or is
+// relative while the command changes directory or runs from inside a
+// protected place. `git diff .gitwarrant > /tmp/d.patch` reads the
+// project and writes elsewhere, so it passes.
+func (g guard) redirectsInto(joined string, words []string) bool {
+	if !redirects(joined) {
+		return false
+	}
+	cd := false
+	for _, w := range words {
+		cd = cd || w == "cd" || w == "pushd" || w == "set-location" || w == "sl" || w == "chdir"
+	}
+	_, cwdProtected := g.pathIn(resolve(g.cwd, ""))
+	for _, t := range redirectTargets(joined) {
+		rel := !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "~")
+		if t == "" || strings.ContainsAny(t, "$`*?[{") || g.mentioned(t) != "" || g.mentionedWord([]string{t}) != "" ||
+			(rel && (cd || (g.cwd != "" && cwdProtected))) {
+			return true
+		}
+	}
+	return false
+}
+
+// redirectTargets lists the words after each file-writing `>`.
+func redirectTargets(s string) []string {
+	var out []string
+	for i := 0; i < len(s); i++ {
+		if s[i] != '>' || (i > 0 && s[i-1] == '>') {
+			continue
+		}
+		rest := strings.TrimLeft(s[i+1:], ">| \t")
+		if strings.HasPrefix(s[i+1:], "&") || strings.HasPrefix(rest, "&") {
+			continue
+		}
+		end := strings.IndexAny(rest, " \t\n;&|<>()")
+		if end < 0 {
+			end = len(rest)
+		}
+		t := rest[:end]
+		if t == "/dev/null" || t == "/dev/stderr" || t == "/dev/stdout" {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // redirects reports an output redirection that can write a file: `>` or

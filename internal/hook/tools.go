@@ -9,23 +9,40 @@ import (
 // writeWords mark an MCP or unknown tool whose name says it changes
 // something (mcp__filesystem__write_file, edit_file, move_file, …).
 var writeWords = []string{"write", "edit", "create", "move", "delete", "remove", "rename",
-	"update", "put", "patch", "set", "append", "copy", "upload", "replace", "save", "modify"}
+	"update", "put", "patch", "set", "append", "copy", "upload", "replace", "save", "modify",
+	"mv", "cp", "rm", "mkdir", "touch", "chmod", "link", "exec", "run", "shell", "bash",
+	"command", "terminal", "script", "eval", "apply", "commit", "push", "install"}
 
-// tool decides an MCP or unknown tool: one whose name says it writes, and
+// readWords mark a tool whose name says it only reads. A tool whose name
+// says neither is treated as writing (DESIGN §5: fail toward the human).
+var readWords = []string{"read", "get", "list", "search", "find", "view", "show", "stat",
+	"info", "fetch", "query", "describe", "diff", "log", "status", "grep", "glob", "ls", "cat", "tree"}
+
+// shellKeys are argument names under which a tool takes a shell command.
+var shellKeys = map[string]bool{"command": true, "cmd": true, "script": true, "shell": true, "code": true, "commandline": true}
+
+// tool decides an MCP or unknown tool: one whose name does not say it
+// only reads (so `mcp__fs__mv` and `FooTool` count as writing), and
 // whose arguments name a protected place (a path string, checked like a
 // file write, or any string mentioning one), is denied. A filesystem MCP
 // server must not become the side door the Write tool is not.
 func (g guard) tool(name string, in object) (string, bool) {
-	lname := strings.ToLower(name)
-	writing := false
-	for _, w := range writeWords {
-		if strings.Contains(lname, w) {
-			writing = true
-			break
-		}
+	if _, t := splitMCP(name); strings.HasPrefix(name, "mcp__") && t != "" {
+		name = t // the server's name says nothing about what the tool does
 	}
-	if !writing {
+	lname := strings.ToLower(name)
+	if !containsAny(lname, writeWords) && containsAny(lname, readWords) {
 		return "", false
+	}
+	// A tool that takes a shell command (an MCP "execute_command") gets the
+	// same shell analysis as Bash.
+	for _, f := range in {
+		var s string
+		if shellKeys[strings.ToLower(f.key)] && json.Unmarshal(f.raw, &s) == nil {
+			if why, hit := g.shell(s); hit {
+				return "the tool " + name + " runs a shell command and " + why, true
+			}
+		}
 	}
 	for _, s := range stringValues(in, 0) {
 		if why, hit := g.path(s); hit && looksLikePath(s) {
@@ -37,6 +54,24 @@ func (g guard) tool(name string, in object) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// containsAny reports whether a tool name holds one of words: words of up
+// to three letters (mv, rm, get, run) only as a whole part of the name
+// between _ - . or spaces, longer ones anywhere (write_file, FileWriter).
+func containsAny(name string, words []string) bool {
+	parts := strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == ' ' })
+	for _, w := range words {
+		if len(w) > 3 && strings.Contains(name, w) {
+			return true
+		}
+		for _, p := range parts {
+			if p == w {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func looksLikePath(s string) bool {
