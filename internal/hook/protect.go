@@ -110,7 +110,7 @@ func (g guard) path(path string) (string, bool) {
 
 func (g guard) pathIn(p string) (string, bool) {
 	if g.projectDir != "" && within(p, resolve(g.projectDir, "")) {
-		return "it writes into the gitwarrant project directory, where the loops and the record live; an agent must not widen its own warrant (amend a loop yourself with `gitwarrant amend`)", true
+		return "it writes into the gitwarrant project directory, where the loops and the record live; an agent must not widen its own warrant (a person edits the loop file and commits it)", true
 	}
 	if g.hooksDir != "" && within(p, resolve(g.hooksDir, g.repoRoot)) {
 		return "it writes into the git hooks directory (" + g.hooksDir + ") that anchors the record", true
@@ -119,7 +119,7 @@ func (g guard) pathIn(p string) (string, bool) {
 	for i, c := range comps {
 		switch c {
 		case ".gitwarrant", ".docket":
-			return "it writes into a gitwarrant project directory (" + c + "/), where the loops and the record live; an agent must not widen its own warrant (amend a loop yourself with `gitwarrant amend`)", true
+			return "it writes into a gitwarrant project directory (" + c + "/), where the loops and the record live; an agent must not widen its own warrant (a person edits the loop file and commits it)", true
 		case ".git":
 			return "it writes into Git's own directory (.git/): hooks, config and refs/gitwarrant live there", true
 		case "settings.json", "settings.local.json":
