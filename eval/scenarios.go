@@ -80,6 +80,11 @@ var docScenarios = []scenario{
 	// Regression (found by the adversarial suite): the Greek lunate sigma ϲ
 	// is a c look-alike that NFKD turned into ς (then σ, an o look-alike).
 	{source: `regression: look-alike ϲ (U+03F2) fused into an allowed phrase`, w: nil, tmpl: "cross-tool-memory", verb: loops.Read, target: "project notes storing ѕeϲretѕ", want: loops.Deny},
+	// Terse shell forms of plain-language hard stops (found by red-teaming
+	// the hook: they asked instead of denying).
+	{source: `regression: "git push -f" is a force push`, w: nil, tmpl: "fix-bug-on-branch", verb: loops.Send, target: "git push -f origin fix/nil-deref", want: loops.Deny},
+	{source: `regression: a +refspec is a force push`, w: nil, tmpl: "fix-bug-on-branch", verb: loops.Send, target: "git push origin +fix/nil-deref", want: loops.Deny},
+	{source: `regression: --mirror overwrites the remote`, w: nil, tmpl: "upgrade-dependency", verb: loops.Send, target: "git push --mirror", want: loops.Deny},
 	{source: `regression: look-alike ϲ (U+03F2) in a never entry's customer word`, w: nil, tmpl: "cross-tool-memory", verb: loops.Read, target: "readme personal data about ϲustomers", want: loops.Deny},
 }
 

@@ -25,11 +25,18 @@ func Check(w *Warrant, verb Verb, target string) Result {
 	}
 	var ar arena
 	s := ar.target(target)
-	if e := firstCautious(&ar, w.Never, &s); e != nil {
+	// ask and never also see what a command spells tersely (`git push -f`
+	// is a force push). Only the cautious lists see it: it can add asks and
+	// denies, never an allow.
+	cs := s
+	if extra := shellMeanings(target); extra != "" {
+		cs = ar.target(target + "\n" + extra)
+	}
+	if e := firstCautious(&ar, w.Never, &cs); e != nil {
 		return fromEntry(Deny, "never", e,
 			"matches a hard stop. Never happens, with or without approval.")
 	}
-	if e := firstCautious(&ar, w.Ask, &s); e != nil {
+	if e := firstCautious(&ar, w.Ask, &cs); e != nil {
 		return fromEntry(Ask, "ask", e,
 			"matches the ask list — a human approves this every time, whatever the verb.")
 	}

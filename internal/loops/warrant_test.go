@@ -331,3 +331,30 @@ func BenchmarkFold(b *testing.B) {
 		})
 	}
 }
+
+func TestTerseShellFormsHitPlainLanguageStops(t *testing.T) {
+	w := &Warrant{
+		Send:  []Item{{Text: "push to the feature branch"}, {Text: "git push *"}},
+		Never: []Item{{Text: "force push"}, {Text: "deleting remote branches"}},
+	}
+	for _, target := range []string{
+		"git push -f origin feature",
+		"git push -fu origin feature",
+		"git push origin +feature",
+		"git push --force-with-lease origin feature",
+		"git push --mirror",
+		"git -C repo push -f",
+		"git push origin :feature",
+		"git push --delete origin feature",
+		"make && git push -f",
+	} {
+		if got := Check(w, Send, target); got.Verdict != Deny {
+			t.Errorf("Check(send %q) = %s (%s), want deny", target, got.Verdict, got.Rule)
+		}
+	}
+	for _, target := range []string{"git push origin feature", "git push --follow-tags origin feature", "git push -u origin feature"} {
+		if got := Check(w, Send, target); got.Verdict != Allow {
+			t.Errorf("Check(send %q) = %s (%s), want allow", target, got.Verdict, got.Rule)
+		}
+	}
+}
