@@ -5,19 +5,24 @@
 # and off (--no-record), against `git rev-parse HEAD`, one `git commit`, and
 # `node -e ''` (the floor any Node-based hook pays).
 #
-# Usage: bench/hook.sh [runs]   (default 30). Uses hyperfine when installed
-# (apt-get install -y hyperfine), else a loop timed with date +%s%N.
-# Every command is run through `sh -c` so each pays the same shell cost
-# (the hook reads its payload from stdin, which needs a redirect).
+# Usage: bench/hook.sh [runs]   (default 60). Needs hyperfine (apt-get
+# install -y hyperfine). Every command is run through `sh -c` so each pays
+# the same shell cost (the hook reads its payload from stdin, which needs a
+# redirect); the final tables show the raw means and the means net of that
+# shell (`sh -c ':'` with the same redirect). Both builds are measured —
+# the default one and a static CGO_ENABLED=0 one (see bench/lib.sh).
 set -eu
-runs=${1:-30}
+runs=${1:-60}
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/bench/lib.sh"
+command -v hyperfine >/dev/null 2>&1 || { echo "bench/hook.sh needs hyperfine: apt-get install -y hyperfine" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-echo "building gitwarrant…" >&2
-(cd "$here" && go build -o "$work/gitwarrant" ./cmd/gitwarrant)
+echo "building gitwarrant (default and CGO_ENABLED=0)…" >&2
+build_both "$here" "$work"
 gw="$work/gitwarrant"
+gws="$work/gitwarrant-static"
 
 repo="$work/repo"
 mkdir -p "$repo/.gitwarrant/loops"
@@ -73,44 +78,41 @@ cat > "$work/payload.json" <<JSON
 JSON
 echo "sanity: $("$gw" hook claude < "$work/payload.json")" >&2
 
-# A commit of one small file, for the "under one git commit" aim.
-cat > "$work/commit.sh" <<'SH'
-date +%s%N > f.txt && git add f.txt && git commit -q -m bench
-SH
-
+pl="$work/payload.json"
+n=0
+echo hello > f.txt && git add f.txt && git commit -q -m f
+# name|command|prepare — each command runs under sh -c with the same
+# redirect; the commit's file change is prepared (untimed).
 set -- \
-  "hook (record on)=$gw hook claude < $work/payload.json" \
-  "hook (--no-record)=$gw hook claude --no-record < $work/payload.json" \
-  "git rev-parse HEAD=git rev-parse HEAD" \
-  "git commit (1 file)=sh $work/commit.sh"
+  "sh -c ':' (floor)|: < $pl|true" \
+  "git rev-parse HEAD|git rev-parse HEAD < $pl|true" \
+  "hook --no-record|$gw hook claude --no-record < $pl|true" \
+  "hook --no-record (static)|$gws hook claude --no-record < $pl|true" \
+  "hook|$gw hook claude < $pl|true" \
+  "hook (static)|$gws hook claude < $pl|true" \
+  "git commit (1 small file)|git commit -q -m bench f.txt < $pl|sh -c 'date +%s%N > f.txt'"
 if command -v node >/dev/null 2>&1; then
-  set -- "$@" "node (empty script)=node -e 0"
+  set -- "$@" "node -e 0|node -e 0 < $pl|true"
 fi
-
-if command -v hyperfine >/dev/null 2>&1; then
-  # hyperfine takes each command as an argument, named with -n.
-  for c in "$@"; do
-    printf ' -n %s %s' "'${c%%=*}'" "'${c#*=}'"
-  done > "$work/argv"
-  eval "hyperfine --warmup 3 --runs $runs --export-markdown $work/result.md $(cat "$work/argv")" >&2
-  cat "$work/result.md"
-  exit 0
-fi
-
-# Fallback: mean wall time per command over $runs runs, in milliseconds.
-printf '| command | mean ms | vs git rev-parse |\n|---|---:|---:|\n'
-base=""
 for c in "$@"; do
-  name=${c%%=*}; cmd=${c#*=}
-  sh -c "$cmd" >/dev/null 2>&1 || true
-  start=$(date +%s%N); k=0
-  while [ $k -lt "$runs" ]; do sh -c "$cmd" >/dev/null 2>&1 || true; k=$((k + 1)); done
-  end=$(date +%s%N)
-  mean=$(( (end - start) / runs / 1000 ))
-  echo "$name $mean" >> "$work/means"
+  name=${c%%|*}; rest=${c#*|}; cmd=${rest%%|*}; prep=${rest#*|}
+  n=$((n + 1))
+  hyperfine -N --warmup 5 --runs "$runs" --export-csv "$work/$n.csv" \
+    --prepare "$prep" -n "$name" "sh -c '$cmd'" >&2
 done
-base=$(grep '^git rev-parse' "$work/means" | awk '{print $NF}')
-while read -r line; do
-  mean=${line##* }; name=${line% *}
-  printf '| %s | %d.%03d | %s× |\n' "$name" $((mean / 1000)) $((mean % 1000)) "$(awk "BEGIN{printf \"%.2f\", $mean/$base}")"
-done < "$work/means"
+i=1; set --
+while [ $i -le $n ]; do set -- "$@" "$work/$i.csv"; i=$((i + 1)); done
+merge_csv "$work/all.csv" "$@"
+net_csv "$work/all.csv" "sh -c ':' (floor)" "$work/net.csv"
+aims() {
+  ratio_table "$1" "git rev-parse HEAD" \
+    "hook --no-record|git rev-parse HEAD|2" \
+    "hook --no-record (static)|git rev-parse HEAD|2" \
+    "hook|git commit (1 small file)|1" \
+    "hook (static)|git commit (1 small file)|1"
+}
+echo "## gitwarrant hook claude, 50 loops, routed ($runs runs)"
+echo "### raw (each under sh -c)"
+aims "$work/all.csv"
+echo "### net of the shell"
+aims "$work/net.csv"

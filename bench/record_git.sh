@@ -8,19 +8,25 @@
 # rev-parse HEAD.
 #
 # Usage: bench/record_git.sh [runs] [entries] [commits]
-#        (defaults 30, 100000, 5000). Uses hyperfine when installed
-#        (apt-get install -y hyperfine), else a loop timed with date +%s%N.
+#        (defaults 60, 100000, 5000). Needs hyperfine (apt-get install -y
+#        hyperfine). Both builds are measured — the default one and a static
+#        CGO_ENABLED=0 one (see bench/lib.sh) — and the script ends with a
+#        ratio table and one MET/MISSED line per aim.
 set -eu
-runs=${1:-30}
+runs=${1:-60}
 entries=${2:-100000}
 commits=${3:-5000}
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/bench/lib.sh"
+command -v hyperfine >/dev/null 2>&1 || { echo "bench/record_git.sh needs hyperfine: apt-get install -y hyperfine" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-echo "building gitwarrant and mkchain…" >&2
-(cd "$here" && go build -o "$work/gitwarrant" ./cmd/gitwarrant && go build -o "$work/mkchain" ./bench/mkchain)
+echo "building gitwarrant (default and CGO_ENABLED=0) and mkchain…" >&2
+build_both "$here" "$work"
+(cd "$here" && go build -o "$work/mkchain" ./bench/mkchain)
 gw="$work/gitwarrant"
+gws="$work/gitwarrant-static"
 
 repo="$work/repo"
 mkdir -p "$repo"
@@ -56,27 +62,24 @@ git update-ref -d "refs/gitwarrant/$writer"
 "$gw" record verify >&2
 
 echo small > small.txt && git add small.txt && git commit -q -m small
-i=0
-commit_small() { i=$((i + 1)); echo "$i" > small.txt; git commit -q -m "small $i" small.txt; }
 
-if command -v hyperfine >/dev/null 2>&1; then
-  hyperfine -N --warmup 3 --runs "$runs" --export-markdown "$work/bench.md" \
-    "git rev-parse HEAD" \
-    "$gw check --no-record appeal draft 'appeal letter'" \
-    "$gw check appeal draft 'appeal letter'" \
-    --prepare 'sh -c "date +%s%N > small.txt"' "git commit -q -m small small.txt" >&2 || true
-  cat "$work/bench.md"
-else
-  t() { # t <label> <cmd…>: mean milliseconds over $runs runs
-    label=$1; shift
-    s=$(date +%s%N); n=0
-    while [ $n -lt "$runs" ]; do "$@" >/dev/null 2>&1 || true; n=$((n + 1)); done
-    e=$(date +%s%N)
-    printf '%-40s %8.2f ms\n' "$label" "$(echo "($e - $s) / $runs / 1000000" | bc -l)"
-  }
-  t "git rev-parse HEAD" git rev-parse HEAD
-  t "gitwarrant check --no-record" "$gw" check --no-record appeal draft 'appeal letter'
-  t "gitwarrant check (with commit)" "$gw" check appeal draft 'appeal letter'
-  t "git commit (one small file)" commit_small
-fi
+# -N: no shell, so every process is timed alone. The commit needs a changed
+# file each run (--prepare, untimed); the others prepare nothing.
+chk="appeal draft 'appeal letter'"
+hyperfine -N --warmup 5 --runs "$runs" --export-csv "$work/a.csv" \
+  -n "git rev-parse HEAD" "git rev-parse HEAD" \
+  -n "check --no-record" "$gw check --no-record $chk" \
+  -n "check --no-record (static)" "$gws check --no-record $chk" \
+  -n "check" "$gw check $chk" \
+  -n "check (static)" "$gws check $chk" >&2
+hyperfine -N --warmup 5 --runs "$runs" --export-csv "$work/b.csv" \
+  --prepare 'sh -c "date +%s%N > small.txt"' \
+  -n "git commit (1 small file)" "git commit -q -m small small.txt" >&2
+merge_csv "$work/all.csv" "$work/a.csv" "$work/b.csv"
 echo "ref: $(git rev-list --count "refs/gitwarrant/$writer") commits on refs/gitwarrant/$writer; branch: $(git rev-list --count HEAD) commits" >&2
+echo "## gitwarrant check vs git ($commits commits, $entries-entry chain, $runs runs)"
+ratio_table "$work/all.csv" "git rev-parse HEAD" \
+  "check --no-record|git rev-parse HEAD|2" \
+  "check --no-record (static)|git rev-parse HEAD|2" \
+  "check|git commit (1 small file)|1" \
+  "check (static)|git commit (1 small file)|1"

@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/project"
-	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
 // hookEnv is where a hook call happens: the project (nil when there is
@@ -94,14 +92,5 @@ func hooksDir(repo *gitx.Repo, getenv func(string) string) string {
 }
 
 func readHooksPath(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	cfg := gitconfig.New()
-	if err := gitconfig.NewDecoder(f).Decode(cfg); err != nil {
-		return ""
-	}
-	return cfg.Section("core").Option("hooksPath")
+	return gitx.ConfigValue(path, "core", "hooksPath")
 }

@@ -63,6 +63,10 @@ func chooseLoop(p *project.Project, o hookClaudeOptions, pl hook.Payload, verb l
 		}
 		return l, hookAnswer{}, false
 	}
+	// Every loop is parsed from disk on every call. A parse cache was
+	// measured (8.8 → 4.1 ms for 50 loops) and rejected: a cache file is a
+	// second copy of the warrant that Git, review and CI never see, so an
+	// agent that found a way to write it could widen its warrant silently.
 	ls, errs := loops.LoadDir(p.LoopsDir())
 	if len(errs) > 0 {
 		more := ""

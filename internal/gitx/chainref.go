@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -11,8 +12,6 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // A record ref (refs/gitwarrant/<writer>, DESIGN §4 "Committed per event")
@@ -74,7 +73,7 @@ func (r *Repo) ReadChainRef(name string) (*ChainRef, error) {
 	if err != nil || h.IsZero() {
 		return &ChainRef{Name: name}, err
 	}
-	c, err := object.GetCommit(r.objects(), h)
+	c, err := r.readCommit(h)
 	if err != nil {
 		return nil, fmt.Errorf("%s points at %s, which cannot be read (%v) — the object store is damaged or the ref was moved by hand; delete the ref (`git update-ref -d %s`) and the next append rebuilds it from the chain file", name, short(h), err, name)
 	}
@@ -118,20 +117,27 @@ func (r *Repo) LastSegment(c *ChainRef) ([]byte, int64, error) {
 
 func (r *Repo) segment(root plumbing.Hash, i int64) ([]byte, error) {
 	dir, file := segPath(i)
-	t, err := object.GetTree(r.objects(), root)
-	if err != nil {
-		return nil, fmt.Errorf("reading record tree %s: %w", short(root), err)
-	}
-	f, err := t.File(dir + "/" + file)
-	if err != nil {
-		return nil, fmt.Errorf("record tree %s has no segment %s/%s: %w", short(root), dir, file, err)
-	}
-	rd, err := f.Reader()
+	entries, err := r.treeEntries(root)
 	if err != nil {
 		return nil, err
 	}
-	defer rd.Close()
-	return io.ReadAll(rd)
+	sub, ok := entries[dir]
+	if !ok {
+		return nil, fmt.Errorf("record tree %s has no segment %s/%s: the ref was written by hand; delete it (`git update-ref -d`) to rebuild it from the chain file", short(root), dir, file)
+	}
+	files, err := r.treeEntries(sub)
+	if err != nil {
+		return nil, err
+	}
+	h, ok := files[file]
+	if !ok {
+		return nil, fmt.Errorf("record tree %s has no segment %s/%s: the ref was written by hand; delete it (`git update-ref -d`) to rebuild it from the chain file", short(root), dir, file)
+	}
+	b, err := r.readTyped(h, typeBlob)
+	if err != nil {
+		return nil, fmt.Errorf("record segment %s/%s: %w", dir, file, err)
+	}
+	return b, nil
 }
 
 // ChainContent streams the ref's whole chain file to w (O(n); for verify
@@ -203,7 +209,7 @@ func (r *Repo) writeSegments(oldRoot plumbing.Hash, segs map[int64][]byte) (plum
 	}
 	byDir := map[string]map[string]plumbing.Hash{}
 	for i, b := range segs {
-		h, err := r.writeObject(plumbing.BlobObject, b)
+		h, err := r.writeObject(typeBlob, b)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
@@ -221,14 +227,20 @@ func (r *Repo) writeSegments(oldRoot plumbing.Hash, segs map[int64][]byte) (plum
 		for f, h := range files {
 			entries[f] = h
 		}
-		h, err := r.writeTree(entries, filemode.Regular)
+		h, err := r.writeTree(entries, modeFile)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
 		rootEntries[dir] = h
 	}
-	return r.writeTree(rootEntries, filemode.Dir)
+	return r.writeTree(rootEntries, modeDir)
 }
+
+// Tree entry modes of a record tree, as Git writes them.
+const (
+	modeFile = "100644"
+	modeDir  = "40000"
+)
 
 // treeEntries maps names to hashes; a zero hash gives an empty map.
 func (r *Repo) treeEntries(h plumbing.Hash) (map[string]plumbing.Hash, error) {
@@ -236,74 +248,77 @@ func (r *Repo) treeEntries(h plumbing.Hash) (map[string]plumbing.Hash, error) {
 	if h.IsZero() {
 		return out, nil
 	}
-	t, err := object.GetTree(r.objects(), h)
+	b, err := r.readTyped(h, typeTree)
 	if err != nil {
 		return nil, fmt.Errorf("reading record tree %s: %w", short(h), err)
 	}
-	for _, e := range t.Entries {
-		out[e.Name] = e.Hash
+	for len(b) > 0 {
+		nul := bytes.IndexByte(b, 0)
+		_, name, ok := strings.Cut(string(b[:max(nul, 0)]), " ")
+		if nul < 0 || !ok || len(b) < nul+1+len(plumbing.ZeroHash) {
+			return nil, fmt.Errorf("record tree %s is malformed — run `git fsck`", short(h))
+		}
+		var eh plumbing.Hash
+		copy(eh[:], b[nul+1:])
+		out[name] = eh
+		b = b[nul+1+len(eh):]
 	}
 	return out, nil
 }
 
 // writeTree writes a tree whose entries all have one mode. Names are
 // fixed-width digits, so plain sorting is Git's tree order.
-func (r *Repo) writeTree(entries map[string]plumbing.Hash, mode filemode.FileMode) (plumbing.Hash, error) {
-	t := &object.Tree{}
-	for name, h := range entries {
-		t.Entries = append(t.Entries, object.TreeEntry{Name: name, Mode: mode, Hash: h})
+func (r *Repo) writeTree(entries map[string]plumbing.Hash, mode string) (plumbing.Hash, error) {
+	names := make([]string, 0, len(entries))
+	for name := range entries {
+		names = append(names, name)
 	}
-	sort.Slice(t.Entries, func(i, j int) bool { return t.Entries[i].Name < t.Entries[j].Name })
-	obj := r.objects().NewEncodedObject()
-	if err := t.Encode(obj); err != nil {
-		return plumbing.ZeroHash, err
+	sort.Strings(names)
+	var b bytes.Buffer
+	for _, name := range names {
+		h := entries[name]
+		b.WriteString(mode + " " + name + "\x00")
+		b.Write(h[:])
 	}
-	return r.storeObject(obj)
+	return r.writeObject(typeTree, b.Bytes())
+}
+
+// commitInfo is what an append needs from a record commit.
+type commitInfo struct {
+	TreeHash plumbing.Hash
+	Message  string
+}
+
+// readCommit parses a commit's tree and message.
+func (r *Repo) readCommit(h plumbing.Hash) (*commitInfo, error) {
+	b, err := r.readTyped(h, typeCommit)
+	if err != nil {
+		return nil, err
+	}
+	head, msg, _ := bytes.Cut(b, []byte("\n\n"))
+	tree, ok := bytes.CutPrefix(head, []byte("tree "))
+	if !ok || len(tree) < 40 {
+		return nil, fmt.Errorf("commit %s has no tree line", short(h))
+	}
+	var th plumbing.Hash
+	if _, err := hex.Decode(th[:], tree[:40]); err != nil {
+		return nil, fmt.Errorf("commit %s has a malformed tree line", short(h))
+	}
+	return &commitInfo{TreeHash: th, Message: string(msg)}, nil
 }
 
 func (r *Repo) writeCommit(c *ChainRef, root plumbing.Hash, cc ChainCommit, lines, size int64) (plumbing.Hash, error) {
-	var msg bytes.Buffer
-	msg.WriteString(cc.Subject + "\n\n")
-	if cc.Body != "" {
-		msg.WriteString(strings.TrimRight(cc.Body, "\n") + "\n\n")
-	}
-	fmt.Fprintf(&msg, "%s: %s\n%s: %d\n%s: %d\n%s: %s\n", trChain, cc.Chain, trLines, lines, trSize, size, trEntry, cc.Head)
-	sig := object.Signature{Name: cc.Author.Name, Email: cc.Author.Email, When: cc.When}
-	commit := &object.Commit{Author: sig, Committer: sig, Message: msg.String(), TreeHash: root}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "tree %s\n", root)
 	if c.Exists() {
-		commit.ParentHashes = []plumbing.Hash{c.Commit}
+		fmt.Fprintf(&b, "parent %s\n", c.Commit)
 	}
-	obj := r.objects().NewEncodedObject()
-	if err := commit.Encode(obj); err != nil {
-		return plumbing.ZeroHash, err
+	sig := fmt.Sprintf("%s <%s> %d %s", cc.Author.Name, cc.Author.Email, cc.When.Unix(), cc.When.Format("-0700"))
+	fmt.Fprintf(&b, "author %s\ncommitter %s\n\n", sig, sig)
+	b.WriteString(cc.Subject + "\n\n")
+	if cc.Body != "" {
+		b.WriteString(strings.TrimRight(cc.Body, "\n") + "\n\n")
 	}
-	return r.storeObject(obj)
-}
-
-func (r *Repo) writeObject(t plumbing.ObjectType, b []byte) (plumbing.Hash, error) {
-	obj := r.objects().NewEncodedObject()
-	obj.SetType(t)
-	obj.SetSize(int64(len(b)))
-	w, err := obj.Writer()
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	if _, err := w.Write(b); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	w.Close()
-	return r.storeObject(obj)
-}
-
-// storeObject writes a loose object unless Git already has it (a rewrite
-// of an existing loose object would fail on its read-only mode).
-func (r *Repo) storeObject(obj plumbing.EncodedObject) (plumbing.Hash, error) {
-	h := obj.Hash()
-	if r.objects().HasEncodedObject(h) == nil {
-		return h, nil
-	}
-	if _, err := r.objects().SetEncodedObject(obj); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("writing object %s to %s/objects: %w — check that it is writable and the disk is not full", short(h), r.CommonDir, err)
-	}
-	return h, nil
+	fmt.Fprintf(&b, "%s: %s\n%s: %d\n%s: %d\n%s: %s\n", trChain, cc.Chain, trLines, lines, trSize, size, trEntry, cc.Head)
+	return r.writeObject(typeCommit, b.Bytes())
 }

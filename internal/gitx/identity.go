@@ -2,8 +2,7 @@ package gitx
 
 import (
 	"os"
-
-	"github.com/go-git/go-git/v5/config"
+	"path/filepath"
 )
 
 // DefaultIdentity signs record commits when no Git identity is configured;
@@ -13,16 +12,21 @@ var DefaultIdentity = Identity{Name: "gitwarrant", Email: "gitwarrant@localhost"
 // Identity returns the committer for record commits: GIT_COMMITTER_* or
 // GIT_AUTHOR_* from the environment, else user.name/user.email from the
 // repository then global config, else DefaultIdentity.
+//
+// The files and their order are those go-git's config.LoadConfig read
+// before (the repository's config, then the first global file that
+// exists); ConfigValue reads them without linking go-git's config.
 func (r *Repo) Identity() Identity {
 	id := Identity{Name: firstEnv("GIT_COMMITTER_NAME", "GIT_AUTHOR_NAME"), Email: firstEnv("GIT_COMMITTER_EMAIL", "GIT_AUTHOR_EMAIL")}
 	if id.Name == "" || id.Email == "" {
-		if cfg, err := r.objects().Config(); err == nil {
-			fill(&id, cfg)
-		}
+		fillFrom(&id, filepath.Join(r.CommonDir, "config"))
 	}
 	if id.Name == "" || id.Email == "" {
-		if cfg, err := config.LoadConfig(config.GlobalScope); err == nil {
-			fill(&id, cfg)
+		for _, path := range globalConfigPaths() {
+			if _, err := os.Stat(path); err == nil {
+				fillFrom(&id, path)
+				break
+			}
 		}
 	}
 	if id.Name == "" {
@@ -34,12 +38,27 @@ func (r *Repo) Identity() Identity {
 	return id
 }
 
-func fill(id *Identity, cfg *config.Config) {
+// globalConfigPaths lists the global config files in the order go-git's
+// config.Paths(GlobalScope) gives them.
+func globalConfigPaths() []string {
+	var out []string
+	if xdg := os.Getenv("XDG_CONFIG_HOME"); xdg != "" {
+		out = append(out, filepath.Join(xdg, "git/config"))
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		out = append(out, filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config/git/config"))
+	}
+	return out
+}
+
+// fillFrom fills the empty fields of id from user.name/user.email in one
+// config file; an unreadable file fills nothing.
+func fillFrom(id *Identity, path string) {
 	if id.Name == "" {
-		id.Name = cfg.User.Name
+		id.Name = ConfigValue(path, "user", "name")
 	}
 	if id.Email == "" {
-		id.Email = cfg.User.Email
+		id.Email = ConfigValue(path, "user", "email")
 	}
 }
 

@@ -6,18 +6,18 @@
 // Speed matters here because every `gitwarrant check` commits its entry to
 // refs/gitwarrant/<writer>. Discovery therefore reads `.git` itself instead
 // of spawning `git rev-parse` (a process costs about as much as the whole
-// commit), objects are read and written through go-git's object storage
-// (loose objects, no process), and refs are moved with Git's own lock-file
+// commit), objects are read and written in process (objects.go: loose
+// objects written directly, packs read with go-git's idxfile/packfile), and refs are moved with Git's own lock-file
 // protocol (see refs.go) rather than go-git's in-place rewrite, which a
 // SIGKILL can leave empty.
 //
-// go-git vs plumbing, measured (bench/record_git.sh, 5,000 commits, a
+// In process vs plumbing, measured (bench/record_git.sh, 5,000 commits, a
 // 100,000-entry chain): one git process costs about as much as `git
-// rev-parse HEAD` (~7 ms here), and the plumbing route needs five per event
-// (hash-object, two mktree, commit-tree, update-ref), ~35 ms before any
-// work. In-process go-git writes the four loose objects in a few ms, so
-// `gitwarrant check` with its commit (~48 ms) stays under one `git commit`
-// (~52 ms). Both are correct; go-git is kept because it is faster.
+// rev-parse HEAD` (~5 ms here), and the plumbing route needs five per event
+// (hash-object, two mktree, commit-tree, update-ref) before any work.
+// Writing the four loose objects in process takes well under a millisecond,
+// so `gitwarrant check` with its commit (~17 ms static, ~20 ms default
+// build) stays under one `git commit` (~23 ms) in the same run.
 package gitx
 
 import (
@@ -28,11 +28,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-
-	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // ErrNotRepo is returned (wrapped) when a directory is in no Git work tree.
@@ -49,8 +44,7 @@ type Repo struct {
 	// --git-common-dir`); equal to GitDir except in linked worktrees.
 	CommonDir string
 
-	once    sync.Once
-	storage *filesystem.Storage
+	packs packs // pack indexes, loaded on the first object not found loose
 }
 
 // Discover finds the repository whose work tree contains dir, walking up.
@@ -126,15 +120,6 @@ func (r *Repo) Rel(path string) (string, error) {
 		return "", fmt.Errorf("%s is outside the work tree %s", path, r.WorkTree)
 	}
 	return filepath.ToSlash(rel), nil
-}
-
-// objects returns go-git object storage over the common dir. It is opened
-// lazily and never lists refs, reads the index or walks history.
-func (r *Repo) objects() *filesystem.Storage {
-	r.once.Do(func() {
-		r.storage = filesystem.NewStorage(osfs.New(r.CommonDir), cache.NewObjectLRU(8<<20))
-	})
-	return r.storage
 }
 
 // Git runs git in the work tree and returns its stdout. The error carries

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Evasions of the word-level shell analysis, found by red-teaming the gate
@@ -21,9 +22,11 @@ import (
 const maxScanned = 256 << 10
 
 var (
-	assignRe = regexp.MustCompile(`(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|[^\s;&|)]*)`)
-	braceRe  = regexp.MustCompile(`\{([^{}]*,[^{}]*)\}`)
-	glue     = strings.NewReplacer("$(", "", "${", "", "`", "", ")", "", "}", "", "$", "")
+	assignRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|[^\s;&|)]*)`)
+	})
+	braceRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([^{}]*,[^{}]*)\}`) })
+	glue    = strings.NewReplacer("$(", "", "${", "", "`", "", ")", "", "}", "", "$", "")
 )
 
 // shellVariants are the readings of a command the analysis runs on: as
@@ -55,7 +58,7 @@ func shellVariants(cmd string) []string {
 // in the same command gave NAME.
 func substitute(cmd string) string {
 	vals := map[string]string{}
-	for _, m := range assignRe.FindAllStringSubmatch(cmd, -1) {
+	for _, m := range assignRe().FindAllStringSubmatch(cmd, -1) {
 		vals[m[1]] = strings.Trim(m[2], `"'`)
 	}
 	if len(vals) == 0 {
@@ -70,7 +73,7 @@ func substitute(cmd string) string {
 
 // expandBraces expands `{a,b}` groups, at most limit results.
 func expandBraces(s string, limit int) []string {
-	loc := braceRe.FindStringSubmatchIndex(s)
+	loc := braceRe().FindStringSubmatchIndex(s)
 	if loc == nil || limit <= 0 {
 		return nil
 	}

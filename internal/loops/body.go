@@ -3,11 +3,12 @@ package loops
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // headingRE matches an ATX heading of level 1–3 (up to three spaces of
 // indent, optional closing hashes), capturing its text.
-var headingRE = regexp.MustCompile(`^ {0,3}#{1,3}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`)
+var headingRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}#{1,3}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`) })
 
 // section identifies where body lines go.
 type section int
@@ -48,7 +49,7 @@ func splitBody(lines []string) (pre, br, proc string) {
 
 // sectionHeading reports whether line opens the Brief or Procedure layer.
 func sectionHeading(line string) (section, bool) {
-	m := headingRE.FindStringSubmatch(line)
+	m := headingRE().FindStringSubmatch(line)
 	if m == nil {
 		return preamble, false
 	}

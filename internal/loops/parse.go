@@ -9,12 +9,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
 // nameRE is the spec's loop name grammar: lowercase letters, digits and
 // dashes, not starting with a dash.
-var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`) })
 
 // FileSuffix ends every loop file name: `<name>.loop.md`.
 const FileSuffix = ".loop.md"
@@ -22,7 +23,7 @@ const FileSuffix = ".loop.md"
 // ValidName reports whether s is a well-formed loop name. Because a valid
 // name has no slash or dot, it is also safe to join onto a directory.
 func ValidName(s string) bool {
-	return nameRE.MatchString(s)
+	return nameRE().MatchString(s)
 }
 
 // Parse reads one loop file. path is used in messages and for the rule that

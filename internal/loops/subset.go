@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"gopkg.in/yaml.v3"
@@ -64,7 +65,7 @@ func (c *checker) yamlError(err error) error {
 		msg = msg[i+2:]
 	}
 	line := c.firstBadLine()
-	if m := unknownAnchorRE.FindStringSubmatch(msg); m != nil {
+	if m := unknownAnchorRE().FindStringSubmatch(msg); m != nil {
 		return c.errf(line, fmt.Sprintf("alias *%s is not allowed in a loop file", m[1]),
 			"write the value out in full; anchors and aliases are outside the loop file YAML subset")
 	}
@@ -72,7 +73,7 @@ func (c *checker) yamlError(err error) error {
 		"fix the YAML syntax: `key: value` per line, list items as `- text`, indent with spaces")
 }
 
-var unknownAnchorRE = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+var unknownAnchorRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`unknown anchor '(.*)' referenced`) })
 
 // firstBadLine bisects for the first frontmatter line whose prefix fails to
 // parse, given that the whole frontmatter fails. In the subset every

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/gitwarrant/gitwarrant/internal/loops"
@@ -134,13 +135,13 @@ func inflections(v string) []string {
 }
 
 // bulletRE matches a Markdown list marker that people type out of habit.
-var bulletRE = regexp.MustCompile(`^(?:[-*+•]|\d{1,3}[.)])\s+`)
+var bulletRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+•]|\d{1,3}[.)])\s+`) })
 
 // splitList turns a free-text answer into clean list entries.
 func splitList(s string) []string {
 	var out []string
 	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == ',' || r == ';' }) {
-		part = bulletRE.ReplaceAllString(clean(part), "")
+		part = bulletRE().ReplaceAllString(clean(part), "")
 		if part != "" {
 			out = append(out, part)
 		}

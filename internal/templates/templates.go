@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"regexp"
 	"sort"
+	"sync"
 
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 )
@@ -74,7 +75,7 @@ func load(file string) (Template, error) {
 }
 
 // nameLineRE finds the `name:` line of the frontmatter.
-var nameLineRE = regexp.MustCompile(`(?m)^name:[^\r\n]*`)
+var nameLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^name:[^\r\n]*`) })
 
 // Render returns t's file with its `name:` line set to loopName and nothing
 // else changed, so the new loop diffs cleanly against its template. The
@@ -83,7 +84,7 @@ func Render(t Template, loopName string) ([]byte, error) {
 	if !loops.ValidName(loopName) {
 		return nil, fmt.Errorf("%q is not a loop name: use lowercase letters, digits and dashes (e.g. %s)", loopName, t.Name)
 	}
-	loc := nameLineRE.FindIndex(t.Body)
+	loc := nameLineRE().FindIndex(t.Body)
 	if loc == nil {
 		return nil, fmt.Errorf("template %s has no `name:` line: the template is broken, report it", t.Name)
 	}

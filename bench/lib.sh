@@ -1,0 +1,60 @@
+# bench/lib.sh — shared by bench/record_git.sh and bench/hook.sh (sourced,
+# not run). Builds gitwarrant twice — the default build (dynamically linked
+# when cgo is available, because pflag imports `net`) and a static one
+# (CGO_ENABLED=0) — and prints each script's final ratio table from
+# hyperfine's CSV export. These machines are noisy: compare ratios measured
+# in the same run, never milliseconds across runs.
+
+# build_both <module root> <out dir>: writes <out>/gitwarrant (default)
+# and <out>/gitwarrant-static.
+build_both() {
+  (cd "$1" && go build -o "$2/gitwarrant" ./cmd/gitwarrant &&
+    CGO_ENABLED=0 go build -o "$2/gitwarrant-static" ./cmd/gitwarrant)
+}
+
+# ratio_table <csv> <baseline name> <aim>…: a Markdown table of every
+# command's mean, σ and ratio to the baseline, then one line per aim.
+# An aim is "name|reference|limit": name's mean / reference's mean must be
+# under limit (e.g. "check --no-record|git rev-parse HEAD|2").
+ratio_table() {
+  csv=$1 base=$2
+  shift 2
+  awk -F, -v base="$base" -v aims="$(printf '%s\n' "$@")" '
+    NR == 1 { next }
+    { name[NR] = $1; mean[$1] = $2 * 1000; sd[$1] = $3 * 1000; order[++n] = $1 }
+    END {
+      printf "\n| command | mean ms | σ ms | × %s |\n|---|---:|---:|---:|\n", base
+      for (i = 1; i <= n; i++) {
+        c = order[i]
+        printf "| %s | %.2f | %.2f | %.2f× |\n", c, mean[c], sd[c], (mean[base] > 0 ? mean[c] / mean[base] : 0)
+      }
+      printf "\n"
+      k = split(aims, lines, "\n")
+      for (i = 1; i <= k; i++) {
+        if (lines[i] == "") continue
+        split(lines[i], a, "|")
+        if (!(a[1] in mean) || !(a[2] in mean)) continue
+        r = mean[a[1]] / mean[a[2]]
+        printf "aim: %-34s / %-26s = %.2f (limit %s) %s\n", a[1], a[2], r, a[3], (r < a[3] ? "MET" : "MISSED")
+      }
+    }' "$csv"
+}
+
+# merge_csv <out> <in>…: concatenates hyperfine CSV exports (one header).
+merge_csv() {
+  out=$1
+  shift
+  head -n 1 "$1" > "$out"
+  for f in "$@"; do tail -n +2 "$f" >> "$out"; done
+}
+
+# net_csv <in> <floor name> <out>: the same rows with the floor's mean
+# subtracted (for commands that must run under `sh -c` to get a stdin
+# redirect: the shell's own start-up is not the command's cost). The floor
+# row itself is dropped.
+net_csv() {
+  awk -F, -v OFS=, -v floor="$2" '
+    NR == 1 { print; next }
+    { row[NR] = $0; mean[NR] = $2; name[NR] = $1; if ($1 == floor) f = $2 }
+    END { for (i = 2; i <= NR; i++) if (name[i] != floor) { split(row[i], c, ","); c[2] = mean[i] - f; line = c[1]; for (j = 2; j <= length(c); j++) line = line OFS c[j]; print line } }' "$1" > "$3"
+}

@@ -1,0 +1,83 @@
+package gitx
+
+import (
+	"bufio"
+	"os"
+	"strings"
+)
+
+// ConfigValue returns the last value of section.key (no subsection) in one
+// Git config file, or "" when the file cannot be read or has no such key —
+// the answer go-git's format/config decoder gave, without linking it: it
+// pulls in gcfg and encoding/gob, whose initialisation every hook call
+// paid (objects.go explains why start-up matters). Section and key names
+// are case-insensitive, as in Git. Includes are not followed (go-git did
+// not follow them either).
+func ConfigValue(path, section, key string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var (
+		val   string
+		inSec bool
+	)
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		for strings.HasSuffix(line, `\`) && !strings.HasSuffix(line, `\\`) && sc.Scan() {
+			line = line[:len(line)-1] + sc.Text() // a continued value
+		}
+		if strings.HasPrefix(line, "[") {
+			name, rest, _ := strings.Cut(line[1:], "]")
+			inSec = strings.EqualFold(strings.TrimSpace(name), section)
+			line = strings.TrimSpace(rest) // `[user] name = x` is valid
+		}
+		if !inSec || line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		k, v, hasEq := strings.Cut(line, "=")
+		if !strings.EqualFold(strings.TrimSpace(k), key) {
+			continue
+		}
+		if !hasEq {
+			val = "true" // a bare key is boolean true
+			continue
+		}
+		val = configUnquote(strings.TrimSpace(v))
+	}
+	return val
+}
+
+// configUnquote strips comments and quotes and resolves escapes in a
+// config value.
+func configUnquote(v string) string {
+	var b strings.Builder
+	quoted := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case c == '\\' && i+1 < len(v):
+			i++
+			switch v[i] {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'b':
+				b.WriteByte('\b')
+			default:
+				b.WriteByte(v[i])
+			}
+		case (c == '#' || c == ';') && !quoted:
+			return strings.TrimSpace(b.String())
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}

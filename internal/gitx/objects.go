@@ -1,0 +1,286 @@
+package gitx
+
+import (
+	"bytes"
+	"compress/zlib"
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+)
+
+// The object store (DESIGN §4 "Committed per event") is read and written
+// here directly instead of through go-git's storage/filesystem and
+// plumbing/object: those packages pull openpgp, encoding/gob, image/jpeg
+// and net/url into the binary, whose package initialisation alone cost
+// about 3 ms of every `gitwarrant check` and `hook claude` — more than
+// half of `git rev-parse HEAD` (bench/record_git.sh, issue 3).
+//
+// Loose objects are written the way Git writes them by default: zlib at
+// core.loosecompression's default (best speed), to a temporary file in the
+// object's fan-out directory, then hard-linked into place (falling back to
+// rename), never overwritten, and — like Git with its default core.fsync
+// (which does not include loose objects) — without fsync. The durable
+// record is the chain file, which chain.File.Append does fsync; a ref
+// commit lost in a crash is rebuilt from that file by the next append
+// ("catch up", record/append.go).
+//
+// Reads try the loose object first (the objects an append needs were
+// written by the previous append), then the pack indexes (after `git gc`)
+// through go-git's idxfile/packfile, which need none of the heavy
+// packages, and finally `git cat-file` (alternates, anything else Git
+// knows how to find).
+
+// Object types as Git names them in object headers.
+const (
+	typeBlob   = "blob"
+	typeTree   = "tree"
+	typeCommit = "commit"
+)
+
+// packs is the lazily loaded set of pack indexes of one repository.
+type packs struct {
+	once sync.Once
+	mu   sync.Mutex
+	list []*pack
+	err  error
+}
+
+type pack struct {
+	path string // .pack file
+	idx  *idxfile.MemoryIndex
+}
+
+func (r *Repo) objectPath(h plumbing.Hash) string {
+	s := h.String()
+	return filepath.Join(r.CommonDir, "objects", s[:2], s[2:])
+}
+
+// readObject returns an object's type and content, wherever Git keeps it.
+func (r *Repo) readObject(h plumbing.Hash) (string, []byte, error) {
+	typ, data, err := readLoose(r.objectPath(h), h)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return typ, data, err
+	}
+	typ, data, err = r.readPacked(h)
+	if !errors.Is(err, plumbing.ErrObjectNotFound) {
+		return typ, data, err
+	}
+	return r.catFile(h)
+}
+
+// readTyped is readObject that insists on a type.
+func (r *Repo) readTyped(h plumbing.Hash, want string) ([]byte, error) {
+	typ, data, err := r.readObject(h)
+	if err != nil {
+		return nil, err
+	}
+	if typ != want {
+		return nil, fmt.Errorf("object %s is a %s, not a %s", short(h), typ, want)
+	}
+	return data, nil
+}
+
+// readLoose inflates a loose object and checks its header and hash.
+func readLoose(path string, h plumbing.Hash) (string, []byte, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return "", nil, err
+	}
+	zr, err := zlib.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return "", nil, fmt.Errorf("loose object %s: %w — the object store is damaged; run `git fsck`", path, err)
+	}
+	all, err := io.ReadAll(zr)
+	if err != nil {
+		return "", nil, fmt.Errorf("loose object %s: %w — the object store is damaged; run `git fsck`", path, err)
+	}
+	typ, data, err := splitHeader(all)
+	if err != nil {
+		return "", nil, fmt.Errorf("loose object %s: %w — the object store is damaged; run `git fsck`", path, err)
+	}
+	if got := plumbing.Hash(sha1.Sum(all)); got != h {
+		return "", nil, fmt.Errorf("loose object %s hashes to %s — the object store is damaged; run `git fsck`", path, got)
+	}
+	return typ, data, nil
+}
+
+// splitHeader splits "<type> <size>\x00<content>".
+func splitHeader(all []byte) (string, []byte, error) {
+	nul := bytes.IndexByte(all, 0)
+	if nul < 0 {
+		return "", nil, errors.New("no object header")
+	}
+	typ, size, ok := strings.Cut(string(all[:nul]), " ")
+	n, err := strconv.Atoi(size)
+	if !ok || err != nil || n != len(all)-nul-1 {
+		return "", nil, fmt.Errorf("bad object header %q", all[:nul])
+	}
+	return typ, all[nul+1:], nil
+}
+
+// readPacked looks h up in the pack indexes; plumbing.ErrObjectNotFound
+// when no pack has it.
+func (r *Repo) readPacked(h plumbing.Hash) (string, []byte, error) {
+	r.packs.once.Do(r.loadPacks)
+	if r.packs.err != nil {
+		return "", nil, r.packs.err
+	}
+	r.packs.mu.Lock()
+	defer r.packs.mu.Unlock()
+	for _, p := range r.packs.list {
+		if ok, _ := p.idx.Contains(h); !ok {
+			continue
+		}
+		return p.get(h)
+	}
+	return "", nil, plumbing.ErrObjectNotFound
+}
+
+func (p *pack) get(h plumbing.Hash) (string, []byte, error) {
+	fsys := osfs.New(filepath.Dir(p.path))
+	f, err := fsys.Open(filepath.Base(p.path))
+	if err != nil {
+		return "", nil, err
+	}
+	defer f.Close()
+	pf := packfile.NewPackfile(p.idx, fsys, f, 0)
+	obj, err := pf.Get(h)
+	if err != nil {
+		return "", nil, fmt.Errorf("reading %s from %s: %w — run `git fsck`", short(h), p.path, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return "", nil, err
+	}
+	defer rd.Close()
+	data, err := io.ReadAll(rd)
+	return obj.Type().String(), data, err
+}
+
+// loadPacks decodes every objects/pack/*.idx once per Repo.
+func (r *Repo) loadPacks() {
+	idxs, err := filepath.Glob(filepath.Join(r.CommonDir, "objects", "pack", "pack-*.idx"))
+	if err != nil {
+		r.packs.err = err
+		return
+	}
+	for _, path := range idxs {
+		f, err := os.Open(path)
+		if err != nil {
+			continue // a pack removed by a concurrent gc; cat-file still finds it
+		}
+		idx := idxfile.NewMemoryIndex()
+		err = idxfile.NewDecoder(f).Decode(idx)
+		f.Close()
+		if err != nil {
+			continue // not ours to judge; git cat-file reports a bad pack
+		}
+		r.packs.list = append(r.packs.list, &pack{path: strings.TrimSuffix(path, ".idx") + ".pack", idx: idx})
+	}
+}
+
+// catFile asks Git itself (alternates, packs written after loadPacks).
+func (r *Repo) catFile(h plumbing.Hash) (string, []byte, error) {
+	out, err := r.GitInput([]byte(h.String()+"\n"), "cat-file", "--batch")
+	if err != nil {
+		return "", nil, err
+	}
+	head, rest, _ := bytes.Cut(out, []byte("\n"))
+	f := strings.Fields(string(head))
+	if len(f) != 3 {
+		return "", nil, fmt.Errorf("object %s: %w", short(h), plumbing.ErrObjectNotFound)
+	}
+	n, err := strconv.Atoi(f[2])
+	if err != nil || n > len(rest) {
+		return "", nil, fmt.Errorf("git cat-file --batch: bad answer %q for %s", head, short(h))
+	}
+	return f[1], rest[:n], nil
+}
+
+// hasLoose reports whether h is already a loose object. A packed copy is
+// not looked for: writing a loose duplicate of a packed object is harmless
+// (`git prune-packed` drops it), while decoding every pack index on each
+// append would cost more than the append.
+func (r *Repo) hasLoose(h plumbing.Hash) bool {
+	_, err := os.Stat(r.objectPath(h))
+	return err == nil
+}
+
+// hashObject is Git's object id of content of type typ.
+func hashObject(typ string, data []byte) (plumbing.Hash, []byte) {
+	all := make([]byte, 0, len(typ)+24+len(data))
+	all = append(all, typ...)
+	all = append(all, ' ')
+	all = strconv.AppendInt(all, int64(len(data)), 10)
+	all = append(all, 0)
+	all = append(all, data...)
+	return plumbing.Hash(sha1.Sum(all)), all
+}
+
+// writeObject stores a loose object unless it already exists (an existing
+// loose object is read-only and must never be rewritten).
+func (r *Repo) writeObject(typ string, data []byte) (plumbing.Hash, error) {
+	h, all := hashObject(typ, data)
+	if r.hasLoose(h) {
+		return h, nil
+	}
+	if err := r.writeLoose(h, all); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("writing object %s to %s/objects: %w — check that it is writable and the disk is not full", short(h), r.CommonDir, err)
+	}
+	return h, nil
+}
+
+// zlibWriters reuses compressors: each holds about 1 MB of state, and an
+// append writes four objects.
+var zlibWriters = sync.Pool{New: func() any {
+	zw, _ := zlib.NewWriterLevel(io.Discard, zlib.BestSpeed)
+	return zw
+}}
+
+// writeLoose writes a temporary file next to the object and links it into
+// place, as Git does: a reader never sees a half-written object.
+func (r *Repo) writeLoose(h plumbing.Hash, all []byte) error {
+	final := r.objectPath(h)
+	dir := filepath.Dir(final)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "tmp_obj_")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	zw := zlibWriters.Get().(*zlib.Writer)
+	defer zlibWriters.Put(zw)
+	zw.Reset(tmp)
+	_, werr := zw.Write(all)
+	if cerr := zw.Close(); werr == nil {
+		werr = cerr
+	}
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return werr
+	}
+	if err := os.Chmod(tmp.Name(), 0o444); err != nil {
+		return err
+	}
+	if err := os.Link(tmp.Name(), final); err != nil && !errors.Is(err, fs.ErrExist) {
+		// Filesystems without hard links: rename, as Git falls back to.
+		return os.Rename(tmp.Name(), final)
+	}
+	return nil
+}
