@@ -52,8 +52,15 @@ func runRecordVerify(app *App, o recordVerifyOptions) error {
 	if err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
 	}
+	refs, err := r.VerifyRefs()
+	if err != nil {
+		return &ExitError{Code: ExitError1, Err: err}
+	}
 	out := app.IO.Out
-	failed := printReports(out, r, reports)
+	if len(reports) == 0 && len(refs) == 0 {
+		fmt.Fprintln(out, "no chains yet: the record is empty")
+	}
+	failed := printReports(out, r, reports) + printRefs(out, r, refs)
 	if o.head != "" && !printHead(out, r, reports, o.head) {
 		failed++
 	}
@@ -87,9 +94,6 @@ func relTo(r *record.Record, path string) string {
 
 // printReports prints one line per chain and returns how many failed.
 func printReports(w io.Writer, r *record.Record, reports []*chain.Report) int {
-	if len(reports) == 0 {
-		fmt.Fprintln(w, "no chains yet: the record is empty")
-	}
 	failed := 0
 	for _, rep := range reports {
 		name := relTo(r, rep.Path)
@@ -111,6 +115,21 @@ func printReports(w io.Writer, r *record.Record, reports []*chain.Report) int {
 			fmt.Fprintf(w, "; %d entries verified before it, last good head %s", rep.Entries, rep.Head)
 		}
 		fmt.Fprintln(w)
+	}
+	return failed
+}
+
+// printRefs prints each refs/gitwarrant/* ref that disagrees with its
+// chain file (an ok ref is quiet: the chain's own line already shows it)
+// and returns how many failed.
+func printRefs(w io.Writer, r *record.Record, refs []record.RefCheck) int {
+	failed := 0
+	for _, c := range refs {
+		if c.Problem == "" {
+			continue
+		}
+		failed++
+		fmt.Fprintf(w, "FAIL  %s (%d committed entries): %s\n", c.Ref, c.Entries, c.Problem)
 	}
 	return failed
 }

@@ -199,7 +199,9 @@ func (r *Record) extendsRef(cr *gitx.ChainRef, path, rel string) error {
 		if cmp.short {
 			what = fmt.Sprintf("the file ends at line %d but the ref holds %d entries: entries were deleted", cmp.line, cr.Lines)
 		}
-		return tamperError(rel, cr.Name, what)
+		err := tamperError(rel, cr.Name, what)
+		err.(*tamperErr).short = cmp.short
+		return err
 	}
 	return nil
 }

@@ -70,10 +70,19 @@ func (r *Record) lockPath(writer string) string {
 
 // tamperError is a chain file that no longer extends its ref.
 func tamperError(rel, ref, what string) error {
-	return fmt.Errorf("%s no longer extends %s: %s. The ref holds every committed entry; to restore the file run:\n"+
+	return &tamperErr{msg: fmt.Sprintf("%s no longer extends %s: %s. The ref holds every committed entry; to restore the file run:\n"+
 		"  git ls-tree -r --name-only %s | while read -r p; do git cat-file blob \"%s:$p\"; done > %s\n"+
-		"(save the current file first if you want to inspect it)", rel, ref, what, ref, ref, rel)
+		"(save the current file first if you want to inspect it)", rel, ref, what, ref, ref, rel)}
 }
+
+// tamperErr is a chain file that does not extend its ref. short means the
+// file is a strict prefix of the ref: entries were cut, none were changed.
+type tamperErr struct {
+	msg   string
+	short bool
+}
+
+func (e *tamperErr) Error() string { return e.msg }
 
 // refState is a record ref and its last segment, read once per append.
 type refState struct {
