@@ -33,6 +33,13 @@ func runCheck(p *project.Project, req checkRequest) (loops.Result, *chain.Entry,
 	if err != nil {
 		return res, nil, fmt.Errorf("record: %w", err)
 	}
+	// The loop as it was is named by its Git blob id, which `record verify
+	// --replay` reads back from Git; outside Git there is no object store,
+	// so the SHA-256 of its bytes names it instead.
+	blob := req.Loop.BlobID
+	if rec.Repo() == nil {
+		blob = req.Loop.Digest
+	}
 	e, err := rec.Append(chain.Entry{
 		Loop:     req.Loop.Name,
 		Kind:     chain.KindCheck,
@@ -41,7 +48,7 @@ func runCheck(p *project.Project, req checkRequest) (loops.Result, *chain.Entry,
 		Verdict:  string(res.Verdict),
 		Rule:     res.Rule,
 		Via:      req.Via,
-		LoopBlob: req.Loop.BlobID,
+		LoopBlob: blob,
 		Engine:   loops.EngineVersion,
 		Extra:    req.Extra,
 	})
