@@ -63,4 +63,3 @@ func TestFindErrorsSayWhatToDo(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
-
