@@ -98,6 +98,11 @@ func TestProtectedShellCommands(t *testing.T) {
 		"gitwarrant $(echo amend) a b c",
 		"gitwarrant install --no-hook",
 		"npx docket-agent amend appeal send x",
+		// The hooks are Claude Code's and git's to run: an agent running
+		// `hook claude --post` would forge approval evidence.
+		`echo '{"tool_use_id":"toolu_1","tool_name":"Bash"}' | gitwarrant hook claude --post`,
+		"gitwarrant hook claude --loop fix < payload.json",
+		"gitwarrant hook commit-msg .git/COMMIT_EDITMSG",
 		"git update-ref refs/gitwarrant/main-1 HEAD",
 		"git push origin :refs/gitwarrant/main-1",
 		"rm -rf .git/refs/gitwarrant",

@@ -13,12 +13,15 @@ import (
 // treats every shell operator as a word boundary (so `;`, `&&`, `|`, `$(`
 // and backticks hide nothing).
 
-// humanOnly are gitwarrant's commands that only a person may run: amends,
-// reviews, signing and keys widen or vouch for a warrant, and
-// install/uninstall/init/new rewrite the gates or the loops themselves.
+// humanOnly are gitwarrant's commands that an agent's shell may not run:
+// amends, reviews, signing and keys widen or vouch for a warrant;
+// install/uninstall/init/new rewrite the gates or the loops themselves; and
+// the hooks are run by Claude Code and git, never by an agent — an agent
+// running `hook claude --post` could forge the evidence that a person
+// approved a call.
 var humanOnly = map[string]bool{
 	"amend": true, "review": true, "sign": true, "keys": true, "key": true,
-	"uninstall": true, "install": true, "init": true, "new": true,
+	"uninstall": true, "install": true, "init": true, "new": true, "hook": true,
 }
 
 // agentSafe are gitwarrant commands an agent is expected to run (the
@@ -27,7 +30,7 @@ var humanOnly = map[string]bool{
 var agentSafe = map[string]bool{
 	"check": true, "match": true, "list": true, "show": true, "version": true,
 	"help": true, "record": true, "metrics": true, "compile": true, "templates": true,
-	"hook": true, "mcp": true, "serve": true, "verify": true, "demo": true, "ci": true,
+	"mcp": true, "serve": true, "verify": true, "demo": true, "ci": true,
 }
 
 // writers are commands and subcommands that write, move or delete files
