@@ -7,8 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // LoadFile reads and parses one loop file. It refuses a symlink (a reviewed
@@ -85,15 +88,28 @@ func LoadDir(dir string) ([]*Loop, []error) {
 		}
 	}
 	sort.Strings(names)
+	// Routing loads every loop on every hook call, so the files are parsed
+	// in parallel; results keep file order, so nothing depends on timing.
+	got := make([]*Loop, len(names))
+	gotErr := make([]error, len(names))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(names)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
+				got[i], gotErr[i] = LoadFile(filepath.Join(dir, names[i]))
+			}
+		})
+	}
+	wg.Wait()
 	var loops []*Loop
 	var errs []error
-	for _, n := range names {
-		l, err := LoadFile(filepath.Join(dir, n))
-		if err != nil {
-			errs = append(errs, err)
+	for i := range names {
+		if gotErr[i] != nil {
+			errs = append(errs, gotErr[i])
 			continue
 		}
-		loops = append(loops, l)
+		loops = append(loops, got[i])
 	}
 	return loops, errs
 }
