@@ -17,7 +17,13 @@ Each recurring task is a loop (.gitwarrant/loops/<name>.loop.md): what the
 agent must know, how the work is done, what it may do without asking, what
 stays human, and what evidence it owes. Before acting, an agent asks the
 warrant and gets allow, ask or deny. Unlisted means ask. Every check and note
-is appended to a SHA-256 hash-chained record, committed in Git.`,
+is appended to a SHA-256 hash-chained record, committed in Git.
+
+Exit status (every command):
+  0  success; verdict allow
+  1  usage error, a loop that fails to load, a record that fails to verify
+  2  verdict ask (a human must approve); match: no loop covers the task
+  3  verdict deny (a hard stop)`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       Version,
