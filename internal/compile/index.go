@@ -34,7 +34,7 @@ func RenderIndex(ls []*loops.Loop, opts Options) string {
 	fmt.Fprintf(&b, "- Route: `%s match \"<task>\"` (exit 2: no loop covers it — ask the human).\n", cmd)
 	fmt.Fprintf(&b, "- Check: `%s check <loop> <read|draft|change|send> \"<target>\"` or MCP `gitwarrant_warrant_check`. Exit 0 allow; 2 ask — get a human's approval first; 3 deny; 1 error — treat as ask.\n", cmd)
 	fmt.Fprintf(&b, "- MCP tools: %s.\n", codeList(MCPTools))
-	b.WriteString("- Unlisted means ask. `never` means never, even with approval. Do not edit `.gitwarrant/` or widen your own warrant: propose with `gitwarrant_propose_amendment`; only a human amends. Leave the evidence each loop's record list asks for (`gitwarrant_record`).\n")
+	fmt.Fprintf(&b, "- Unlisted means ask. `never` means never, even with approval. Do not edit `.gitwarrant/` or widen your own warrant: tell the human what you need (or `gitwarrant_propose_amendment`); only a human amends. Leave the evidence each loop's record list asks for: `%s record add <loop> --did \"…\"` (or `gitwarrant_record`).\n", cmd)
 	writeNeverTier(&b, ls)
 	b.WriteString("\n## Loops\n\n")
 	for _, l := range ls {

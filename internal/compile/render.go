@@ -74,10 +74,10 @@ func writeHeader(b *strings.Builder, opts Options, n int) {
 	fmt.Fprintf(b, "- Which loop covers a task: `%s match \"<task>\"` (exit 2: no loop covers it — ask the human).\n", cmd)
 	fmt.Fprintf(b, "- Before an action: `%s check <loop> <read|draft|change|send> \"<target>\"`. Exit 0 allow; 2 ask — stop and get a human's approval first; 3 deny — do not do it; 1 error — treat as ask.\n", cmd)
 	b.WriteString("- Verbs: read = look at it; draft = produce it, it goes nowhere on its own; change = mutate state inside the sandbox; send = consequences leave the sandbox (email, publish, push, deploy, pay).\n")
-	fmt.Fprintf(b, "- MCP tools (server `gitwarrant`): %s.\n", codeList(MCPTools))
+	fmt.Fprintf(b, "- MCP tools, where the `gitwarrant` MCP server is configured: %s.\n", codeList(MCPTools))
 	b.WriteString("- Unlisted means ask: anything no list covers needs a human. `never` means never — not even with approval.\n")
-	b.WriteString("- Do not edit `.gitwarrant/` (loops, record, signers), git hooks or hook settings, and do not widen your own warrant: propose a change with `gitwarrant_propose_amendment`; only a human amends.\n")
-	b.WriteString("- When you finish or stop, leave the evidence the loop's record list asks for (`gitwarrant_record`).\n")
+	b.WriteString("- Do not edit `.gitwarrant/` (loops, record, signers), git hooks or hook settings, and do not widen your own warrant: tell the human what change you need (or propose it with `gitwarrant_propose_amendment`); only a human amends.\n")
+	fmt.Fprintf(b, "- When you finish or stop, leave the evidence the loop's record list asks for: `%s record add <loop> --did \"…\" --saw \"…\" --skipped \"…\" --stopped \"…\"` (or `gitwarrant_record`).\n", cmd)
 }
 
 // writeLoop writes one loop's section.
