@@ -42,7 +42,9 @@ func stdDecode(data []byte) (map[string]any, bool) {
 	if err := dec.Decode(&m); err != nil || m == nil {
 		return nil, false
 	}
-	if _, err := dec.Token(); err == nil || dec.InputOffset() != int64(len(data)) && strings.TrimSpace(string(data[dec.InputOffset():])) != "" {
+	// Only JSON's own whitespace may follow (RFC 8259: space, tab, LF, CR);
+	// strings.TrimSpace would also drop \v and \f, which JSON does not allow.
+	if _, err := dec.Token(); err == nil || dec.InputOffset() != int64(len(data)) && strings.Trim(string(data[dec.InputOffset():]), " \t\n\r") != "" {
 		return nil, false
 	}
 	return m, true
