@@ -367,13 +367,7 @@ func (t *tamperer) insertion(i int, r *rand.Rand) error {
 	}
 	forged := genEntry(r)
 	forged.Seq, forged.Prev, forged.TS = int64(i), prev, "2026-07-03T10:15:00.000Z"
-	fields := forged.Fields()
-	h, err := chain.ComputeHash(prev, fields)
-	if err != nil {
-		return err
-	}
-	fields["hash"] = h
-	line, err := chain.Canonical(fields)
+	line, _, err := chain.Seal(forged)
 	if err != nil {
 		return err
 	}
@@ -389,13 +383,12 @@ func (t *tamperer) appendAtEnd(r *rand.Rand) error {
 	n := t.n()
 	e := genEntry(r)
 	e.Seq, e.Prev, e.TS = int64(n+1), t.head(), "2026-07-03T11:00:00.000Z"
-	fields := e.Fields()
-	h, err := chain.ComputeHash(e.Prev, fields)
+	good, sealed, err := chain.Seal(e)
 	if err != nil {
 		return err
 	}
-	fields["hash"] = h
-	good, _ := chain.Canonical(fields)
+	fields := sealed.Fields()
+	h := sealed.Hash
 	t.expectHead("legitimate append after the pinned head", verify(append(slices.Clone(t.lines), good), nil), chain.HeadPresent)
 	fields["hash"] = flipRune(h)
 	bad, _ := chain.Canonical(fields)

@@ -42,18 +42,12 @@ func write(path string, n int, blob string) error {
 		e := chain.Entry{Seq: int64(i), TS: t0.Add(time.Duration(i) * time.Second).Format(chain.TSLayout),
 			Loop: "appeal", Kind: chain.KindCheck, Action: "draft", Target: fmt.Sprintf("appeal letter, revision %d", i),
 			Verdict: "allow", Rule: "allow draft: appeal letter", Via: "cli", LoopBlob: blob, Engine: "bench", Prev: prev}
-		fields := e.Fields()
-		h, err := chain.ComputeHash(prev, fields)
-		if err != nil {
-			return err
-		}
-		fields["hash"] = h
-		line, err := chain.Canonical(fields)
+		line, sealed, err := chain.Seal(e)
 		if err != nil {
 			return err
 		}
 		w.Write(append(line, '\n'))
-		prev = h
+		prev = sealed.Hash
 	}
 	if err := w.Flush(); err != nil {
 		return err

@@ -181,6 +181,24 @@ func describe(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
+// Seal computes e's hash from its own fields and Prev (Seq, Prev and TS
+// must already be set) and returns the canonical line, without its
+// newline, and e with Hash filled in.
+func Seal(e Entry) ([]byte, Entry, error) {
+	fields := e.Fields()
+	hash, err := ComputeHash(e.Prev, fields)
+	if err != nil {
+		return nil, Entry{}, err
+	}
+	e.Hash = hash
+	fields["hash"] = hash
+	line, err := Canonical(fields)
+	if err != nil {
+		return nil, Entry{}, err
+	}
+	return line, e, nil
+}
+
 // ComputeHash returns "sha256:" + hex(SHA256(prev + "\n" + canonical(fields)))
 // per the spec ("The hash chain"): prev is the previous entry's hash
 // (Genesis for the first) and fields is the entry without its hash. A "hash"

@@ -121,14 +121,7 @@ func (c *File) seal(e Entry, last *Entry) ([]byte, Entry, error) {
 		}
 		e.TS = now().UTC().Format(TSLayout)
 	}
-	fields := e.Fields()
-	hash, err := ComputeHash(e.Prev, fields)
-	if err != nil {
-		return nil, Entry{}, fmt.Errorf("append to %s: %w", c.Path, err)
-	}
-	e.Hash = hash
-	fields["hash"] = hash
-	line, err := Canonical(fields)
+	line, e, err := Seal(e)
 	if err != nil {
 		return nil, Entry{}, fmt.Errorf("append to %s: %w", c.Path, err)
 	}
