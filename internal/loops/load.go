@@ -83,7 +83,10 @@ func LoadDir(dir string) ([]*Loop, []error) {
 	}
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), FileSuffix) {
+		// Emacs keeps a lock link `.#name` beside a file being edited; it
+		// is not a loop, and reporting it would make every unpinned hook
+		// call ask while someone edits a loop.
+		if strings.HasSuffix(e.Name(), FileSuffix) && !strings.HasPrefix(e.Name(), ".#") {
 			names = append(names, e.Name())
 		}
 	}

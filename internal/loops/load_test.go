@@ -60,6 +60,10 @@ func TestLoadDir(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "a.loop.md"), fm("", "name: a"))
 	writeFile(t, filepath.Join(dir, "c.loop.md"), fm("", "name: c", "warrant:", "  nevr: [x]"))
 	writeFile(t, filepath.Join(dir, "notes.md"), []byte("not a loop"))
+	// An editor's lock link beside a loop being edited is not a loop.
+	if err := os.Symlink("user@host.1234:1700000000", filepath.Join(dir, ".#a.loop.md")); err != nil {
+		t.Fatal(err)
+	}
 	loops, errs := LoadDir(dir)
 	var names []string
 	for _, l := range loops {
