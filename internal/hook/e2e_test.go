@@ -3,7 +3,6 @@ package hook_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,30 +11,17 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/hook"
+	"github.com/gitwarrant/gitwarrant/internal/testkit"
 )
 
-// These tests drive the real gitwarrant binary, built once in TestMain,
+// These tests drive the real gitwarrant binary, built once (internal/testkit),
 // against real projects in temporary Git repositories, with the recorded
 // payloads in testdata/.
 
-var (
-	binPath  string
-	buildErr error
-)
-
+// TestMain removes the binary the end-to-end tests build.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "gitwarrant-hook-bin")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binPath = filepath.Join(dir, "gitwarrant")
-	out, err := exec.Command("go", "build", "-o", binPath, "github.com/gitwarrant/gitwarrant/cmd/gitwarrant").CombinedOutput()
-	if err != nil {
-		buildErr = fmt.Errorf("building gitwarrant: %v\n%s", err, out)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	testkit.Cleanup()
 	os.Exit(code)
 }
 
@@ -87,9 +73,7 @@ type project struct {
 
 func newProject(t *testing.T, loops map[string]string) *project {
 	t.Helper()
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
+	testkit.Binary(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
@@ -161,7 +145,7 @@ type hookRun struct {
 // protocol: exit 0 always, stdout empty or one decision object.
 func (p *project) hookIn(dir string, stdin []byte, args ...string) hookRun {
 	p.t.Helper()
-	cmd := exec.Command(binPath, append([]string{"hook", "claude"}, args...)...)
+	cmd := exec.Command(testkit.Binary(p.t), append([]string{"hook", "claude"}, args...)...)
 	cmd.Dir, cmd.Env = dir, p.env()
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer

@@ -5,55 +5,33 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/gitwarrant/gitwarrant/internal/testkit"
 )
 
-// The black-box tests drive the real gitwarrant binary, built once, against
-// real repositories. The binary is built lazily (not in TestMain) so the
-// package's other tests still run while another package is mid-edit.
-
-var (
-	buildOnce sync.Once
-	binDir    string
-	buildErr  error
-	buildOut  []byte
-)
+// The black-box tests drive the real gitwarrant binary, built once (lazily,
+// so the package's other tests still run while another package is mid-edit),
+// against real repositories.
 
 // TestMain removes the built binary afterwards.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
+	testkit.Cleanup()
 	os.Exit(code)
 }
 
+// gitwarrantBin returns the directory holding the built binary.
 func gitwarrantBin(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		binDir, buildErr = os.MkdirTemp("", "gitwarrant-bin-*")
-		if buildErr != nil {
-			return
-		}
-		_, here, _, _ := runtime.Caller(0)
-		mod := filepath.Join(filepath.Dir(here), "..", "..")
-		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "gitwarrant"), "./cmd/gitwarrant")
-		cmd.Dir = mod
-		buildOut, buildErr = cmd.CombinedOutput()
-	})
-	if buildErr != nil {
-		t.Fatalf("building gitwarrant: %v\n%s", buildErr, buildOut)
-	}
-	return binDir
+	return filepath.Dir(testkit.Binary(t))
 }
 
 // gw runs the binary in dir and returns stdout, stderr and the exit code.
 func gw(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(binDir, "gitwarrant"), args...)
+	cmd := exec.Command(testkit.Binary(t), args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
 	var out, errb bytes.Buffer

@@ -7,15 +7,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gitwarrant/gitwarrant/internal/project"
+	"github.com/gitwarrant/gitwarrant/internal/testkit"
 )
-
-// gwBin is the real gitwarrant binary, built on first need by the tests
-// that drive it through git hooks and the CLI.
-var gwBin, gwBuildOut string
 
 // TestMain doubles as an appender process: with
 // GW_TEST_APPEND=<project dir>,<count> set, the test binary appends count
@@ -26,9 +22,7 @@ func TestMain(m *testing.M) {
 		os.Exit(appenderMain(spec))
 	}
 	code := m.Run()
-	if gwBin != "" {
-		os.RemoveAll(filepath.Dir(gwBin))
-	}
+	testkit.Cleanup()
 	os.Exit(code)
 }
 
@@ -61,30 +55,9 @@ func appender(t testing.TB, projectDir string, count int) *exec.Cmd {
 	return cmd
 }
 
-var buildOnce sync.Once
-
-// needBinary builds the gitwarrant binary once, or fails the test.
-func needBinary(t testing.TB) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		tmp, err := os.MkdirTemp("", "gwbin")
-		if err != nil {
-			gwBuildOut = err.Error()
-			return
-		}
-		bin := filepath.Join(tmp, "gitwarrant")
-		out, err := exec.Command("go", "build", "-o", bin, "github.com/gitwarrant/gitwarrant/cmd/gitwarrant").CombinedOutput()
-		if err != nil {
-			gwBuildOut = string(out)
-			return
-		}
-		gwBin = bin
-	})
-	if gwBin == "" {
-		t.Fatalf("building gitwarrant failed:\n%s", gwBuildOut)
-	}
-	return gwBin
-}
+// needBinary is the real gitwarrant binary, for the tests that drive it
+// through git hooks and the CLI.
+func needBinary(t testing.TB) string { return testkit.Binary(t) }
 
 // gw runs the gitwarrant binary in dir; it returns combined output and
 // the exit code.
