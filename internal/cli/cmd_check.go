@@ -72,8 +72,11 @@ func runCheckCmd(app *App, o checkOptions, args []string) error {
 	res, entry, recErr := runCheck(p, checkRequest{Loop: l, Verb: verb, Target: target, Via: "cli", Record: !o.noRecord})
 	if recErr != nil {
 		// The verdict stands, but an unrecorded check must not look like a
-		// clean one: report it and exit 1 (fail toward the human).
-		printVerdict(app, l.Name, verb, target, res, o)
+		// clean one: report it and exit 1 (fail toward the human). A script
+		// reading --json gets no verdict object to misread, only the error.
+		if !o.json {
+			printVerdict(app, l.Name, verb, target, res, o)
+		}
 		return &ExitError{Code: ExitError1, Err: recErr, Hint: "run `gitwarrant record verify` to see the state of the record"}
 	}
 	if o.json {
