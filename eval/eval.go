@@ -1,4 +1,4 @@
-// Package eval is gitwarrant's red-team eval (DESIGN §9, issue 5): generated,
+// Package eval is gitwarrant's red-team eval (docs/design.md#quality-bar, issue 5): generated,
 // deterministic suites, each with a named invariant, that prove the warrant
 // is fuzzy only toward caution, that every tamper with the record is caught,
 // and that no pinned gate fails open. `go test ./eval/` runs every suite and

@@ -1,6 +1,6 @@
 package eval
 
-// Gitgate is the CI-gate suite (DESIGN §7): generated base/head pairs where
+// Gitgate is the CI-gate suite (docs/design.md#the-ci-gate): generated base/head pairs where
 // every unsigned widening must fail and every narrowing pass. The gate and
 // signed amends are not built yet, so the suite runs no checks and the
 // report says so plainly rather than counting anything.

@@ -17,7 +17,7 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/term"
 )
 
-// Hookgate is the hookgate suite (DESIGN §5, "Claude hook"): the real
+// Hookgate is the hookgate suite (docs/design.md#enforcement-surfaces, "Claude hook"): the real
 // `gitwarrant hook claude` command, run in-process through cli.Main with
 // buffers for streams, against a real project on disk.
 //
@@ -179,7 +179,7 @@ func (h *hookProject) expect(s *Suite, what string, stdin []byte, args []string,
 	}
 }
 
-// brokenLoops are loop files that must not load (spec and DESIGN §3).
+// brokenLoops are loop files that must not load (spec and docs/loop-format.md#the-warrant).
 var brokenLoops = []string{"broken", "mismatch", "unknown", "big", "badutf8", "version2", "sym"}
 
 // writeBrokenProject writes a project whose loops dir holds a good wide

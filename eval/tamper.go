@@ -23,7 +23,7 @@ const (
 	tamperSeedTwo = 0x0b5e_55ed_7a3e_0004
 )
 
-// Tamper is the tamper suite (spec "The hash chain", DESIGN §4): records
+// Tamper is the tamper suite (spec "The hash chain", docs/design.md#the-record): records
 // written by chain.File, then every single-entry edit (each field, by
 // changing, retyping and removing it, and adding a field), every deletion,
 // insertion, swap and truncation is checked against chain.Verify and a

@@ -114,7 +114,7 @@ func elaborations(ve verbEntry, stops []string, r *rand.Rand) []string {
 }
 
 // warPairs joins two allowed entries of the same verb: every clause is
-// covered, so the compound is allowed too (DESIGN §3's clause rule must
+// covered, so the compound is allowed too (docs/loop-format.md#the-warrant's clause rule must
 // not block honest compound work).
 func warPairs(s *Suite, t tmplWarrant, stops []string, r *rand.Rand) {
 	for _, v := range loops.Verbs {

@@ -1,5 +1,5 @@
 // Package chain is the record: JSONL entries, SHA-256 hash-chained per the
-// Loop File Spec ("The hash chain") and DESIGN §4. It is a leaf package: it
+// Loop File Spec ("The hash chain") and docs/design.md#the-record. It is a leaf package: it
 // reads and writes files and never runs processes.
 //
 // api.go holds the types other packages code against; canonical.go, entry.go,
@@ -78,7 +78,7 @@ type Report struct {
 	Break   *Break   // nil when the whole chain verified
 
 	// Unterminated is set when the last line verified but lacks its
-	// newline; Append refuses to write after it (DESIGN §4: never repair
+	// newline; Append refuses to write after it (docs/design.md#the-record: never repair
 	// silently).
 	Unterminated bool
 
@@ -91,7 +91,7 @@ func (r *Report) OK() bool { return r.Break == nil }
 // HeadStatus says where a pinned head sits in a chain.
 type HeadStatus int
 
-// Head statuses (DESIGN §4: present but not last = grew since; missing =
+// Head statuses (docs/design.md#the-record: present but not last = grew since; missing =
 // likely truncation or rewrite).
 const (
 	HeadIsLast HeadStatus = iota

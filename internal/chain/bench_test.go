@@ -35,8 +35,8 @@ func writeBenchRecord(b *testing.B, n int) string {
 	return path
 }
 
-// BenchmarkAppend shows append cost does not grow with the chain (DESIGN
-// §4: O(1), read the tail not the file). Each op includes the fsync.
+// BenchmarkAppend shows append cost does not grow with the chain (docs/design.md#the-record:
+// O(1), read the tail not the file). Each op includes the fsync.
 func BenchmarkAppend(b *testing.B) {
 	for _, n := range []int{1_000, 100_000} {
 		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {

@@ -14,7 +14,7 @@ import (
 )
 
 // Canonical returns v as canonical JSON, the form the hash covers (spec "The
-// hash chain", DESIGN §4): object keys sorted at every level, no insignificant
+// hash chain", docs/design.md#the-record): object keys sorted at every level, no insignificant
 // whitespace.
 //
 // Where the spec says only "lexicographically sorted" and "JSON", Canonical

@@ -23,7 +23,7 @@ const TSLayout = "2006-01-02T15:04:05.000Z"
 
 // TornError reports a chain file whose last line lacks its newline: an
 // interrupted write, or an edit. gitwarrant never repairs it silently
-// (DESIGN §4); a person inspects it.
+// (docs/design.md#the-record); a person inspects it.
 type TornError struct {
 	Path string
 	Line int
@@ -34,7 +34,7 @@ func (e *TornError) Error() string {
 }
 
 // Append implements Appender. Under an exclusive lock on LockPath it reads
-// only the tail of the chain (O(1) in its size, DESIGN §4), fills Seq, Prev,
+// only the tail of the chain (O(1) in its size, docs/design.md#the-record), fills Seq, Prev,
 // TS (if empty) and Hash, writes the line with one write call, fsyncs, runs
 // AfterAppend, and unlocks.
 func (c *File) Append(e Entry) (Entry, error) {
@@ -132,7 +132,7 @@ func (c *File) seal(e Entry, last *Entry) ([]byte, Entry, error) {
 }
 
 // writeLine writes line with a single write call so a crash leaves at most
-// one torn last line (DESIGN §4), then makes it durable.
+// one torn last line (docs/design.md#the-record), then makes it durable.
 func writeLine(f *os.File, path string, line []byte, created bool) error {
 	n, err := f.Write(line)
 	if err != nil || n != len(line) {

@@ -12,7 +12,7 @@ import (
 // decodeObject parses data as exactly one JSON object (RFC 8259), keeping
 // numbers as json.Number literals. It is a small strict parser rather than
 // encoding/json because verification must be fast (the pre-commit hook
-// verifies every chain, DESIGN §4) and stricter than encoding/json:
+// verifies every chain, docs/design.md#the-record) and stricter than encoding/json:
 //
 //   - a duplicate key at any level is an error: a reader would see one value
 //     while the hash covers another;

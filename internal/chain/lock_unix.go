@@ -10,7 +10,7 @@ import (
 
 // lockFile takes an exclusive advisory lock (flock) on f, waiting for it.
 // flock is per open file description, so it excludes other processes and
-// other File values in this process alike (DESIGN §4: appends are safe
+// other File values in this process alike (docs/design.md#the-record: appends are safe
 // under concurrency).
 func lockFile(f *os.File) error {
 	for {

@@ -12,8 +12,8 @@ import (
 // ReasonReadError is a Break caused by the reader failing, not by the data.
 const ReasonReadError = "read error"
 
-// Verify recomputes the chain read from r (spec "The hash chain", DESIGN
-// §4), line by line in constant memory apart from the list of hashes. It
+// Verify recomputes the chain read from r (spec "The hash chain";
+// docs/design.md#the-record), line by line in constant memory apart from the list of hashes. It
 // stops at the first entry that fails: unparsable, seq not previous+1
 // (the first must be 1), prev not the previous hash (GENESIS first), or
 // hash not the hash of the line's own fields. path only labels the report.
@@ -107,7 +107,7 @@ func VerifyFile(path string) (*Report, error) {
 
 // HeadStatus says where a pinned head hash sits in the verified part of
 // the chain, and its seq (0 when missing). The "sha256:" prefix may be
-// omitted. DESIGN §4: present but not last means the chain grew since it
+// omitted. docs/design.md#the-record: present but not last means the chain grew since it
 // was pinned; missing means truncation or rewrite.
 func (r *Report) HeadStatus(hash string) (HeadStatus, int64) {
 	hash = strings.ToLower(strings.TrimSpace(hash))

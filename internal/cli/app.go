@@ -1,5 +1,5 @@
 // Package cli is gitwarrant's command tree: one file per command, an exit
-// code table, error rendering and JSON output types (STYLE).
+// code table, error rendering and JSON output types (docs/design.md#code-shape).
 package cli
 
 import (
@@ -36,7 +36,7 @@ func NewSystemApp() *App {
 	}
 }
 
-// Project finds the project per DESIGN §2 (--dir, GITWARRANT_DIR,
+// Project finds the project per docs/design.md#repository-layout (--dir, GITWARRANT_DIR,
 // DOCKET_DIR, walk up from the working directory).
 func (a *App) Project() (*project.Project, error) {
 	p, err := project.Find(project.Options{Dir: a.DirFlag, Env: a.Getenv, Cwd: a.Cwd})

@@ -13,7 +13,7 @@ import (
 )
 
 // suggestIndexAbove is the full-render size past which compile suggests
-// --index (DESIGN §5: "past a few thousand tokens").
+// --index (docs/design.md#enforcement-surfaces: "past a few thousand tokens").
 const suggestIndexAbove = 3000
 
 type compileOptions struct {

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// The git hooks' entry points (DESIGN §4 "Anchored in the branch"). Git
+// The git hooks' entry points (docs/design.md#the-record "Anchored in the branch"). Git
 // runs them from the work tree root; they must never break a commit when
 // gitwarrant has nothing to do: no project, no Git, or a rebase, merge,
 // cherry-pick or revert in progress.

@@ -124,7 +124,7 @@ func argError(err error, rest []string) error {
 
 // answerWithin runs f, answering ask if it panics or takes longer than d:
 // a gate that hangs or crashes must not become a gate that lets calls
-// through (ecosystem.md §1: a timed-out hook does not block).
+// through (docs/hook-protocol.md#claude-code-hooks: a timed-out hook does not block).
 func answerWithin(d time.Duration, f func() hookAnswer) hookAnswer {
 	ch := make(chan hookAnswer, 1)
 	go func() {

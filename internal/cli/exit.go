@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Exit codes. One table for the whole tool (STYLE habit 3); every command's
+// Exit codes. One table for the whole tool (docs/design.md#code-shape, habit 3); every command's
 // help lists the ones it uses.
 const (
 	ExitOK     = 0 // success, or verdict allow

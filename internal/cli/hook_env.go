@@ -21,7 +21,7 @@ type hookEnv struct {
 }
 
 // findHookEnv locates the project for a hook call. An explicit --dir or
-// GITWARRANT_DIR/DOCKET_DIR wins (DESIGN §2); otherwise Claude Code's
+// GITWARRANT_DIR/DOCKET_DIR wins (docs/design.md#repository-layout); otherwise Claude Code's
 // project directory, then the payload's cwd, then the process's: the agent
 // may have `cd`-ed anywhere, but the hook settings live in the project.
 func findHookEnv(app *App, dir string, cwds ...string) hookEnv {

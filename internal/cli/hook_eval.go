@@ -10,7 +10,7 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/record"
 )
 
-// evaluateHook decides one PreToolUse call (DESIGN §5). The order matters:
+// evaluateHook decides one PreToolUse call (docs/design.md#enforcement-surfaces). The order matters:
 // self-protection comes before everything a loop or a failure could say, and
 // no path from a failure leads to allow.
 func evaluateHook(app *App, o hookClaudeOptions, data []byte, readErr error) hookAnswer {

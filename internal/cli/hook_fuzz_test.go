@@ -9,7 +9,7 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 )
 
-// FuzzHookPinned holds the pinned gate's promise (DESIGN §5) against
+// FuzzHookPinned holds the pinned gate's promise (docs/design.md#enforcement-surfaces) against
 // arbitrary stdin: in a project whose only loop allows everything, a
 // pinned hook never stays silent, and a payload it cannot decode or map is
 // never allowed — it asks (or, for self-protection, denies).

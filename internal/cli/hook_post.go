@@ -19,7 +19,7 @@ import (
 // PostToolUse hook, which Claude Code runs only when the tool actually ran,
 // turns a marker into a note on the record. An ask with a matching note was
 // approved by a person; one without was refused (hook.AskOutcomes). The
-// markers are local state (DESIGN §2: .git/gitwarrant/, never committed),
+// markers are local state (docs/design.md#repository-layout: .git/gitwarrant/, never committed),
 // so the post hook needs neither the pre hook's flags nor a record scan.
 
 const pendingMaxAge = 7 * 24 * time.Hour

@@ -6,7 +6,7 @@ import (
 )
 
 // routeLoop picks the loop that decides an unpinned call: the top candidate
-// of `gitwarrant match` scoring (DESIGN §5) — unless a lower candidate's
+// of `gitwarrant match` scoring (docs/design.md#enforcement-surfaces) — unless a lower candidate's
 // warrant denies the call, in which case that loop decides. Routing is
 // generous by design (guide, "Routing"), so a hard stop in any loop that
 // claims the call must not be skipped because another loop scored higher.

@@ -1,6 +1,6 @@
 // Package compile renders loops into the managed block that agent context
 // files (CLAUDE.md, AGENTS.md, …) carry, and puts that block into a file
-// without touching anything outside it (DESIGN §5 "Compile"). It is a pure
+// without touching anything outside it (docs/design.md#enforcement-surfaces "Compile"). It is a pure
 // package apart from WriteTarget/RemoveTarget, which read and write the one
 // target file: no processes, no terminal.
 package compile
@@ -25,7 +25,7 @@ const (
 )
 
 // MarkerError reports a managed-block marker that has no partner or is out
-// of order. Nothing is written when it occurs (DESIGN §5: an orphaned marker
+// of order. Nothing is written when it occurs (docs/design.md#enforcement-surfaces: an orphaned marker
 // is an error, never silent data loss).
 type MarkerError struct {
 	File string // set by WriteTarget; empty from Apply
@@ -43,7 +43,7 @@ func (e *MarkerError) Error() string {
 
 // Block wraps rendered content in the markers. Marker text anywhere in the
 // content is neutralised first, so loop text that quotes a marker can never
-// open or close a block (DESIGN §5).
+// open or close a block (docs/design.md#enforcement-surfaces).
 func Block(content string) string {
 	content = strings.TrimRight(Neutralise(content), "\n")
 	return BeginMarker + "\n" + content + "\n" + EndMarker + "\n"
@@ -254,7 +254,7 @@ func inSpan(i int, spans []span) bool {
 
 // Apply puts block (as made by Block) into existing: it replaces the one
 // gitwarrant block in place, or else replaces a legacy docket block in place
-// (DESIGN §5: replaced, never stacked), or else appends the block at the end,
+// (docs/design.md#enforcement-surfaces: replaced, never stacked), or else appends the block at the end,
 // separated from the content before it by one blank line. Bytes outside the
 // markers are never changed, and applying the same block twice gives the
 // same bytes. A file whose lines end in CRLF gets the block in CRLF too.

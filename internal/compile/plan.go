@@ -10,7 +10,7 @@ import (
 
 // TargetPlan is what WriteTarget or RemoveTarget would do to one file,
 // computed without writing, so install can plan every file first and write
-// only when all of them are sound (DESIGN §5: nothing written on any error).
+// only when all of them are sound (docs/design.md#enforcement-surfaces: nothing written on any error).
 type TargetPlan struct {
 	Path    string      // the file to write: absolute, symlinks followed
 	Old     []byte      // its bytes now; nil when absent

@@ -21,7 +21,7 @@ func (o Options) command() string {
 	return o.Command
 }
 
-// MCP tool names, as the agent sees them (DESIGN §5 "MCP").
+// MCP tool names, as the agent sees them (docs/design.md#enforcement-surfaces "MCP").
 var MCPTools = []string{
 	"gitwarrant_list_loops",
 	"gitwarrant_loop_context",
@@ -65,7 +65,7 @@ func sorted(ls []*loops.Loop) []*loops.Loop {
 
 // writeHeader writes the instructions every render starts with: how to
 // check, what the exit codes mean, and what the agent must never do to the
-// warrant itself (DESIGN §1: agents propose, only a human amends).
+// warrant itself (docs/design.md#what-gitwarrant-is: agents propose, only a human amends).
 func writeHeader(b *strings.Builder, opts Options, n int) {
 	cmd := opts.command()
 	fmt.Fprintf(b, "# Agent warrant (gitwarrant)\n\n")

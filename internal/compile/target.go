@@ -16,7 +16,7 @@ type Target struct {
 	Label string // the tool that reads it, for messages
 }
 
-// targets lists every target (DESIGN §5; ecosystem.md §3 for the files).
+// targets lists every target (docs/design.md#enforcement-surfaces; docs/hook-protocol.md#context-files for the files).
 var targets = []Target{
 	{Name: "claude", Path: "CLAUDE.md", Label: "Claude Code"},
 	{Name: "agents", Path: "AGENTS.md", Label: "Codex, Zed, Amp and other AGENTS.md readers"},
@@ -53,12 +53,12 @@ func (t Target) IsFile() bool { return t.Path != "" }
 
 // cursorFrontmatter is written once, when the .mdc file is new. Cursor
 // needs alwaysApply as a real boolean: the string "true" silently fails
-// (ecosystem.md §3), so it is written unquoted. The description has no
+// (docs/hook-protocol.md#context-files), so it is written unquoted. The description has no
 // ": " so it stays a plain YAML scalar.
 const cursorFrontmatter = "---\ndescription: gitwarrant — the agent's warrant for this repository, generated from .gitwarrant/loops\nalwaysApply: true\n---\n"
 
 // Tokens estimates the tokens s costs in an agent's context: ceil(bytes/4)
-// (DESIGN §5).
+// (docs/design.md#enforcement-surfaces).
 func Tokens(s string) int { return (len(s) + 3) / 4 }
 
 // WriteTarget writes block into t's file under root (see PlanTarget), only

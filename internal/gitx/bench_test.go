@@ -8,7 +8,7 @@ import (
 )
 
 // BenchmarkAppendChain is the per-event commit on refs/gitwarrant/<writer>
-// (DESIGN §4): read the last segment, write four loose objects, move the
+// (docs/design.md#the-record): read the last segment, write four loose objects, move the
 // ref. Its cost must not grow with the chain (bench/record_git.sh measures
 // it against `git commit` at 100,000 entries).
 func BenchmarkAppendChain(b *testing.B) {

@@ -14,7 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// A record ref (refs/gitwarrant/<writer>, DESIGN §4 "Committed per event")
+// A record ref (refs/gitwarrant/<writer>, docs/design.md#the-record "Committed per event")
 // holds its chain file in segments, so that a commit per event costs O(1)
 // in the chain's length: a 100,000-entry chain is ~35 MB, and writing it as
 // a fresh blob per event could never beat `git commit`.

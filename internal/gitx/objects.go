@@ -20,7 +20,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 )
 
-// The object store (DESIGN §4 "Committed per event") is read and written
+// The object store (docs/design.md#the-record "Committed per event") is read and written
 // here directly instead of through go-git's storage/filesystem and
 // plumbing/object: those packages pull openpgp, encoding/gob, image/jpeg
 // and net/url into the binary, whose package initialisation alone cost

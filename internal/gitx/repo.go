@@ -1,6 +1,6 @@
-// Package gitx is the one place gitwarrant talks to Git (STYLE: "internal/gitx
+// Package gitx is the one place gitwarrant talks to Git (docs/design.md#code-shape: "internal/gitx
 // the one place that talks to git"): repository discovery, the per-writer
-// record refs (DESIGN §4), trailers, hooks and the few porcelain calls that
+// record refs (docs/design.md#the-record), trailers, hooks and the few porcelain calls that
 // are cheaper to delegate than to reimplement.
 //
 // Speed matters here because every `gitwarrant check` commits its entry to
@@ -49,7 +49,7 @@ type Repo struct {
 
 // Discover finds the repository whose work tree contains dir, walking up.
 // A `.git` file (linked worktree, submodule) is followed; a submodule is
-// thus its own repository, as DESIGN §4 needs.
+// thus its own repository, as docs/design.md#the-record needs.
 func Discover(dir string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -173,7 +173,7 @@ func (r *Repo) ReadHead() (Head, error) {
 
 // Operation names a multi-step Git operation in progress in this work
 // tree ("rebase", "merge", "cherry-pick", "revert"), or "" when none.
-// Hooks stay out of the way while one runs (DESIGN §4, issue 3).
+// Hooks stay out of the way while one runs (docs/design.md#the-record, issue 3).
 func (r *Repo) Operation() string {
 	for _, c := range []struct{ path, op string }{
 		{"rebase-merge", "rebase"},

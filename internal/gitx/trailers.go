@@ -7,7 +7,7 @@ import (
 )
 
 // HeadTrailer is the key that pins a chain head in a user's commit
-// message (DESIGN §4 "Anchored in the branch"):
+// message (docs/design.md#the-record "Anchored in the branch"):
 //
 //	Warrant-Head: <chain path> sha256:<hash>
 const HeadTrailer = "Warrant-Head"

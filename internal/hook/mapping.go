@@ -8,7 +8,7 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 )
 
-// Tool kinds, by the verb they check as (DESIGN §5: read-shaped tools check
+// Tool kinds, by the verb they check as (docs/design.md#enforcement-surfaces: read-shaped tools check
 // as read, file-writing tools as change, everything else as send — the most
 // consequential verb, so an unknown tool falls toward ask, never allow).
 var (
@@ -18,7 +18,7 @@ var (
 )
 
 // Map turns a tool call into the warrant check it stands for: a verb and the
-// human part of the input as the target (DESIGN §5). Paths are made
+// human part of the input as the target (docs/design.md#enforcement-surfaces). Paths are made
 // relative to the payload's cwd when they lie inside it.
 func Map(p Payload) (loops.Verb, string, error) {
 	return MapIn(p, "")

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Decision renders Claude Code's PreToolUse decision JSON (ecosystem.md §1:
+// Decision renders Claude Code's PreToolUse decision JSON (docs/hook-protocol.md#claude-code-hooks:
 // hookSpecificOutput.permissionDecision allow|ask|deny with a reason). It is
 // printed with exit status 0, the documented path on every Claude Code
 // version; verdicts other than allow and deny become ask, so a bad value

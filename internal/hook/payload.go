@@ -1,5 +1,5 @@
-// Package hook turns Claude Code hook payloads into warrant checks (DESIGN
-// §5, "Claude hook"): it decodes the PreToolUse/PostToolUse JSON, maps a
+// Package hook turns Claude Code hook payloads into warrant checks
+// (docs/design.md#enforcement-surfaces): it decodes the PreToolUse/PostToolUse JSON, maps a
 // tool call to a verb and a plain-language target, applies the built-in
 // self-protection that no loop can lift, and renders the decision JSON.
 //
@@ -23,7 +23,7 @@ const MaxInput = 1 << 20
 
 // Payload is the part of a Claude Code hook payload gitwarrant uses. New
 // fields appear with every Claude Code release, so unknown fields are
-// ignored (ecosystem.md §1: "decode leniently"); tool_input and
+// ignored (docs/hook-protocol.md#claude-code-hooks: "decode leniently"); tool_input and
 // tool_response stay raw because their shape depends on the tool.
 type Payload struct {
 	SessionID      string          `json:"session_id"`

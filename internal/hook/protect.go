@@ -8,11 +8,11 @@ import (
 )
 
 // humanOnlyPrefix starts every self-protection reason: the call is not
-// wrong, it is just not the agent's to make (DESIGN §1: agents propose,
+// wrong, it is just not the agent's to make (docs/design.md#what-gitwarrant-is: agents propose,
 // only a human amends).
 const humanOnlyPrefix = "a human must do this: "
 
-// Protected applies the built-in self-protection of DESIGN §5, whatever the
+// Protected applies the built-in self-protection of docs/design.md#enforcement-surfaces, whatever the
 // loops say: an agent must not widen its own warrant or switch off the gate.
 // It denies file-writing tool calls into the project dir, Git's own
 // directory, the git hooks directory or the hook and MCP settings; shell

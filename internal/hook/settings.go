@@ -8,7 +8,7 @@ const InstallHint = "go install github.com/gitwarrant/gitwarrant/cmd/gitwarrant@
 
 // SettingsTimeout is the hook timeout, in seconds, to write next to the
 // command in .claude/settings.json. Claude Code lets a timed-out hook's call
-// through (ecosystem.md §1), so `hook claude` keeps its own, shorter
+// through (docs/hook-protocol.md#claude-code-hooks), so `hook claude` keeps its own, shorter
 // deadline (Deadline) and answers ask before Claude Code would give up.
 const SettingsTimeout = 30
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Shell analysis is deliberately generous (DESIGN §5): a shell is a
+// Shell analysis is deliberately generous (docs/design.md#enforcement-surfaces): a shell is a
 // universal escape hatch, so a false deny here costs a person one command
 // while a false pass could cost the warrant. It reads the command as words
 // after removing quotes and backslashes (so `'gitwarrant' amend`,
@@ -70,7 +70,7 @@ var shellMarkers = []string{
 
 // gateSwitches are words that switch a git hook or its manager off for one
 // command, or point git at another config: whatever else the command does,
-// it runs with the record's anchor disabled (DESIGN §5).
+// it runs with the record's anchor disabled (docs/design.md#enforcement-surfaces).
 var gateSwitches = []string{
 	"--no-verify", "husky=0", "husky_skip_hooks", "lefthook=0", "lefthook_exclude",
 	"git_config_global", "git_config_system", "git_config_count", "git_config_parameters",

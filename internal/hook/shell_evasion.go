@@ -10,7 +10,7 @@ import (
 )
 
 // Evasions of the word-level shell analysis, found by red-teaming the gate
-// (DESIGN §5: "when in doubt, fail toward the human"). None of this makes
+// (docs/design.md#enforcement-surfaces: "when in doubt, fail toward the human"). None of this makes
 // the shell analysis complete — a shell is Turing-complete — but it closes
 // the cheap tricks: a name split across a variable, a glob or a brace
 // expansion, a write from inside `.git`, a gate switched off for one

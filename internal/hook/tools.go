@@ -14,7 +14,7 @@ var writeWords = []string{"write", "edit", "create", "move", "delete", "remove",
 	"command", "terminal", "script", "eval", "apply", "commit", "push", "install"}
 
 // readWords mark a tool whose name says it only reads. A tool whose name
-// says neither is treated as writing (DESIGN §5: fail toward the human).
+// says neither is treated as writing (docs/design.md#enforcement-surfaces: fail toward the human).
 var readWords = []string{"read", "get", "list", "search", "find", "view", "show", "stat",
 	"info", "fetch", "query", "describe", "diff", "log", "status", "grep", "glob", "ls", "cat", "tree"}
 

@@ -12,7 +12,7 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 )
 
-// The git hooks install wires (DESIGN §4: the pre-commit hook anchors the
+// The git hooks install wires (docs/design.md#the-record: the pre-commit hook anchors the
 // record in the branch, the commit-msg hook adds Warrant-Head trailers).
 var gitHookNames = []string{"pre-commit", "commit-msg"}
 
@@ -43,7 +43,7 @@ func hookInvocation(hook string) string {
 // would otherwise be unable to commit at all, and the record's integrity
 // does not rest on the local hook — hooks are skipped by --no-verify and
 // during rebases anyway, so `gitwarrant ci` re-verifies every chain and
-// pinned head on the pull request (DESIGN §7, ecosystem.md "Gaps" 6).
+// pinned head on the pull request (docs/design.md#the-ci-gate).
 func guarded(hook string) string {
 	return fmt.Sprintf(`if command -v gitwarrant >/dev/null 2>&1; then %s || exit $?; else echo "%s" >&2; fi`,
 		hookInvocation(hook), missingMessage(hook))
@@ -82,7 +82,7 @@ type gitLayout struct {
 
 // resolveGit finds the work tree holding root and its effective hooks dir.
 // `git rev-parse --git-path hooks` applies core.hooksPath (relative to the
-// work tree root) and the common dir of a linked worktree (ecosystem.md §5).
+// work tree root) and the common dir of a linked worktree (docs/hook-protocol.md#git-hooks).
 func resolveGit(root string) (*gitLayout, error) {
 	r, err := gitx.Discover(root)
 	if err != nil {

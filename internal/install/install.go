@@ -1,5 +1,5 @@
 // Package install wires gitwarrant into a repository and takes it out again
-// (DESIGN §5 "Install"): the compiled context files, the Claude Code hooks
+// (docs/design.md#enforcement-surfaces "Install"): the compiled context files, the Claude Code hooks
 // in .claude/settings.json, the MCP server in .mcp.json, and the git hooks.
 //
 // Everything is planned before anything is written: every file is read and

@@ -10,7 +10,7 @@ import (
 
 // This file is a tiny ordered-JSON editor. install must keep a user's
 // settings file as it was — key order, indentation, spacing — and uninstall
-// must give the original bytes back (DESIGN §5: merge-safe, idempotent,
+// must give the original bytes back (docs/design.md#enforcement-surfaces: merge-safe, idempotent,
 // "removes exactly what install added"). Decoding into a map and encoding it
 // again would do neither, so edits are made as text splices on the spans of
 // a parsed tree, and every new value copies the formatting of its siblings.

@@ -12,7 +12,7 @@ import (
 )
 
 // Hook managers own the git hooks directory; install works through them
-// instead of fighting them (DESIGN §5, ecosystem.md §5 "Managers").
+// instead of fighting them (docs/design.md#enforcement-surfaces, docs/hook-protocol.md#hook-managers).
 
 // lefthookFiles are lefthook's config file names, in its lookup order.
 var lefthookFiles = []string{"lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml"}

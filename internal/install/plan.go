@@ -12,7 +12,7 @@ import (
 
 // Change is one planned file edit. install and uninstall first plan every
 // change (reading and checking every file), and only then write, so a
-// malformed file anywhere means nothing is written anywhere (DESIGN §5).
+// malformed file anywhere means nothing is written anywhere (docs/design.md#enforcement-surfaces).
 type Change struct {
 	Path    string      // absolute path
 	Rel     string      // path relative to the root, for messages

@@ -21,7 +21,7 @@ const (
 // do not exist yet check as send, and a list would let a renamed or new
 // tool (Task became Agent) pass ungated. Reads check as read, and an
 // uncovered read passes silently unless the gate is pinned. The timeout is
-// in seconds (ecosystem.md §1); the hook keeps a shorter deadline of its own.
+// in seconds (docs/hook-protocol.md#claude-code-hooks); the hook keeps a shorter deadline of its own.
 
 // mcpServerName is the key of gitwarrant's server in .mcp.json.
 const mcpServerName = "gitwarrant"

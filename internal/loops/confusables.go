@@ -2,7 +2,7 @@ package loops
 
 // confusable maps a non-ASCII letter or punctuation mark that renders like
 // an ASCII one to that ASCII character, so a disguised hard stop still
-// matches its never entry (DESIGN §3, look-alike folding).
+// matches its never entry (docs/loop-format.md#the-warrant, look-alike folding).
 //
 // Source: Unicode Technical Standard #39 confusables.txt
 // (https://www.unicode.org/Public/security/latest/confusables.txt),

@@ -13,7 +13,7 @@ var topKeys = []string{"name", "description", "version", "warrant", "reserved", 
 
 // decodeFrontmatter fills l from the frontmatter and returns the file line
 // of `name`. Unknown and duplicate keys are errors: a misspelt `nevr:` must
-// not silently drop a hard stop (DESIGN §3).
+// not silently drop a hard stop (docs/loop-format.md#the-warrant).
 func decodeFrontmatter(path string, fm frontmatter, l *Loop) (int, error) {
 	c := &checker{path: path, lines: fm.lines, off: fm.off, covered: map[int]bool{}, runes: map[int][]rune{}}
 	root, err := c.parseYAML()

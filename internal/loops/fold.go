@@ -15,7 +15,7 @@ import (
 // to Latin (see confusable), and whitespace runs collapsed to one space with
 // none at either end.
 //
-// This is DESIGN §3's look-alike folding: targets and patterns are both
+// This is docs/loop-format.md#the-warrant's look-alike folding: targets and patterns are both
 // folded before matching, so a hard stop written `wire funds` still denies
 // `wіre funds` with a Cyrillic і, or `wi\u200bre funds` with a zero-width
 // space. Folding only ever makes more strings equal, never fewer.

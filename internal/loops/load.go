@@ -16,7 +16,7 @@ import (
 
 // LoadFile reads and parses one loop file. It refuses a symlink (a reviewed
 // path must not point at unreviewed bytes), anything but a regular file, and
-// a file over MaxFileSize before reading it (DESIGN §3).
+// a file over MaxFileSize before reading it (docs/loop-format.md#the-warrant).
 func LoadFile(path string) (*Loop, error) {
 	info, err := os.Lstat(path)
 	if err != nil {

@@ -1,4 +1,4 @@
-// Package loops parses loop files (Loop File Spec v0.1, DESIGN §3) and
+// Package loops parses loop files (Loop File Spec v0.1, docs/loop-format.md#the-warrant) and
 // decides warrant verdicts. It is a leaf package: it reads bytes and
 // fs.FS values, and never runs processes or touches the terminal.
 package loops

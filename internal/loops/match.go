@@ -6,7 +6,7 @@ import (
 )
 
 // This file holds the phrase level of the matcher (spec, "Pattern
-// matching", and DESIGN §3): alternatives, clauses, globs, and the cautious
+// matching", and docs/loop-format.md#the-warrant): alternatives, clauses, globs, and the cautious
 // and strict modes.
 
 // Alternatives returns the alternatives of a warrant entry: Fold(pattern)
@@ -38,7 +38,7 @@ func isClauseWord(f string) bool {
 	return f == "or" || f == "and" || f == "then" || f == "plus"
 }
 
-// Clauses returns the clauses of a target (DESIGN §3): the target split on
+// Clauses returns the clauses of a target (docs/loop-format.md#the-warrant): the target split on
 // line breaks, `,` `;` `&&` `||` `|` and a lone `&`, and on the whole
 // words and, or, then and plus, each folded. Clauses with no word in them
 // are dropped unless nothing else is left.
@@ -312,7 +312,7 @@ func (a *alt) covers(p *phrase) bool {
 }
 
 // hitsCautious reports whether e matches s in cautious mode against the
-// whole target or any clause with content words (DESIGN §3: any hit
+// whole target or any clause with content words (docs/loop-format.md#the-warrant: any hit
 // decides).
 func (e *entry) hitsCautious(s *subject) bool {
 	for i := range e.alts {

@@ -64,7 +64,7 @@ func Digest(data []byte) string {
 }
 
 // BlobID returns "git:<hex>", the Git blob id of data, computed in-process
-// the way `git hash-object` does so no git call is needed (DESIGN §3).
+// the way `git hash-object` does so no git call is needed (docs/loop-format.md#the-warrant).
 func BlobID(data []byte) string {
 	h := sha1.New()
 	fmt.Fprintf(h, "blob %d\x00", len(data))

@@ -5,7 +5,7 @@ import "strings"
 // shellMeanings returns plain words for what a shell command spells
 // tersely, one clause per line, so that ask and never entries written in
 // plain language (`force push`) still catch `git push -f origin main`. It
-// only ever adds words to the cautious screening (DESIGN §3: fuzzy only
+// only ever adds words to the cautious screening (docs/loop-format.md#the-warrant: fuzzy only
 // toward caution); allow coverage never sees them.
 func shellMeanings(target string) string {
 	var out []string

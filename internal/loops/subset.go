@@ -14,7 +14,7 @@ import (
 
 // checker holds frontmatter nodes to the spec's YAML subset ("YAML subset":
 // nested maps, lists of scalars, quoted/unquoted scalars, booleans, numbers,
-// null, [] and comments) with DESIGN §3's one widening: flow lists of
+// null, [] and comments) with docs/loop-format.md#the-warrant's one widening: flow lists of
 // scalars. yaml.v3 parses the full language, so everything beyond the subset
 // is refused here, node by node, with the line it sits on.
 type checker struct {

@@ -13,7 +13,7 @@ import (
 //  3. the target is covered by the verb's own list → allow
 //  4. otherwise → ask: unlisted means ask, silence is never permission
 //
-// with DESIGN §3's hardening: targets and patterns are folded (Fold) before
+// with docs/loop-format.md#the-warrant's hardening: targets and patterns are folded (Fold) before
 // matching, never and ask are tried against the whole target and each of
 // its clauses, and an allow needs every clause covered (else ask, rule
 // `partial: <clause>`). An empty target is never allowed, and an unknown
@@ -90,8 +90,8 @@ func fromEntry(v Verdict, list string, e *entry, reason string) Result {
 		Pattern: e.item.Text, Line: e.item.Line}
 }
 
-// allowCover decides strict coverage of s by the allow entries es (DESIGN
-// §3: an allow needs every clause covered). Each clause with content words
+// allowCover decides strict coverage of s by the allow entries es (docs/loop-format.md#the-warrant:
+// an allow needs every clause covered). Each clause with content words
 // must be covered by some alternative of some entry; a target with no such
 // clause must be covered whole. It returns the entry covering the first
 // clause, the first uncovered clause ("" when all are covered), and whether

@@ -1,5 +1,5 @@
 // Package project finds a gitwarrant project: the `.gitwarrant/` directory
-// (or a docket `.docket/` one) that holds loops and the record (DESIGN §2).
+// (or a docket `.docket/` one) that holds loops and the record (docs/design.md#repository-layout).
 package project
 
 import (
@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 )
 
-// Directory names. `.gitwarrant` wins when both exist (DESIGN §2).
+// Directory names. `.gitwarrant` wins when both exist (docs/design.md#repository-layout).
 const (
 	DirName       = ".gitwarrant"
 	LegacyDirName = ".docket"

@@ -14,7 +14,7 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 )
 
-// Anchoring the record in the branch (DESIGN §4): the pre-commit hook
+// Anchoring the record in the branch (docs/design.md#the-record): the pre-commit hook
 // makes the commit carry this writer's chain and refuses a chain that no
 // longer extends its ref; the commit-msg hook pins each changed chain's
 // head in a Warrant-Head trailer; `verify --git` checks every pin in
@@ -303,7 +303,7 @@ type PinCheck struct {
 }
 
 // VerifyGit walks HEAD's history and checks every Warrant-Head pin against
-// the chain in the work tree (DESIGN §4): missing means the chain was
+// the chain in the work tree (docs/design.md#the-record): missing means the chain was
 // truncated or rewritten since that commit; present but not last means it
 // grew, which is fine.
 func (r *Record) VerifyGit() ([]PinCheck, error) {

@@ -1,5 +1,5 @@
 // Package record is a project's record: the set of hash chains in
-// .gitwarrant/record/ (one per writer, DESIGN §4) plus a docket
+// .gitwarrant/record/ (one per writer, docs/design.md#the-record) plus a docket
 // record.jsonl, and their anchoring in Git — a commit per event on
 // refs/gitwarrant/<writer>, pre-commit and commit-msg hooks, `verify --git`
 // and push. Outside a Git repository it degrades to one plain chain.
@@ -54,7 +54,7 @@ func (r *Record) ChainPath(writer string) string {
 }
 
 // Chains lists every chain file: record/*.jsonl in name order, then a
-// docket record.jsonl if present (DESIGN §2: read as one more chain).
+// docket record.jsonl if present (docs/design.md#repository-layout: read as one more chain).
 func (r *Record) Chains() ([]string, error) {
 	matches, err := filepath.Glob(filepath.Join(r.p.RecordDir(), "*.jsonl"))
 	if err != nil {
@@ -99,7 +99,7 @@ type LoggedEntry struct {
 }
 
 // Entries merges all chains by timestamp (ties: chain name, then seq), so
-// the log reads as one history (DESIGN §8).
+// the log reads as one history (docs/design.md#reading-the-record).
 func (r *Record) Entries() ([]LoggedEntry, error) {
 	paths, err := r.Chains()
 	if err != nil {

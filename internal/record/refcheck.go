@@ -19,7 +19,7 @@ type RefCheck struct {
 // VerifyRefs checks every refs/gitwarrant/* ref against the work tree, so
 // that deleting, truncating or editing committed entries is caught by
 // `record verify` and not only by the next append or commit. The current
-// branch's writer must extend its ref (DESIGN §4); another branch's chain
+// branch's writer must extend its ref (docs/design.md#the-record); another branch's chain
 // file may lag behind its ref (that writer kept recording on its branch),
 // so it must only agree with the ref where both have lines. Outside Git
 // there are no refs and nothing to check.

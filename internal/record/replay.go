@@ -9,7 +9,7 @@ import (
 )
 
 // Replayed is one check entry recomputed against the loop as it was
-// (DESIGN §3: each check stores its loop's Git blob id and engine version).
+// (docs/loop-format.md#the-warrant: each check stores its loop's Git blob id and engine version).
 type Replayed struct {
 	Chain    string
 	Seq      int64

@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// Writers (DESIGN §4 "One chain per writer"). A writer is one line of
+// Writers (docs/design.md#the-record "One chain per writer"). A writer is one line of
 // history in one clone; its chain is record/<writer>.jsonl and its ref
 // refs/gitwarrant/<writer>. The name is <branch-slug>-<id>:
 //

@@ -1,5 +1,5 @@
 // Package route answers "which loop covers this task?" deterministically
-// (guide, "Which loop covers this task?"; DESIGN §8 `match`). Scoring is
+// (guide, "Which loop covers this task?"; docs/design.md#reading-the-record `match`). Scoring is
 // lexical and integer-weighted and reuses the warrant's cautious matcher.
 // Routing matches generously — a false candidate costs one index line and
 // the warrant still decides — but it fails closed: no candidate means no

@@ -83,7 +83,7 @@ func TestTemplateWarrantsAreConsistent(t *testing.T) {
 	}
 }
 
-// TestTemplatesNeverSilentlyAllowDanger checks the consequences DESIGN §1
+// TestTemplatesNeverSilentlyAllowDanger checks the consequences docs/design.md#what-gitwarrant-is
 // names — pushing to main, force pushing, publishing, deploying, paying,
 // touching secrets — under every verb of every template.
 func TestTemplatesNeverSilentlyAllowDanger(t *testing.T) {

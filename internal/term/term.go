@@ -1,5 +1,5 @@
 // Package term owns the streams: which are terminals, whether colour is on,
-// and whether prompting is allowed (STYLE: one object owns the streams).
+// and whether prompting is allowed (docs/design.md#code-shape: one object owns the streams).
 package term
 
 import (
