@@ -193,9 +193,15 @@ func TestErrorCodes(t *testing.T) {
 		{"scope_read", func() reply {
 			return f.call(ro, "propose_amendment", map[string]any{"loop": "appeal", "list": "read", "pattern": "x"})
 		}},
-		{"request_too_large", func() reply { return f.do("POST", "/api/v1/tools/list_loops", rw, "application/json", bytes.NewReader(big)) }},
-		{"body_invalid", func() reply { return f.do("POST", "/api/v1/tools/list_loops", rw, "application/json", strings.NewReader(`{"a":`)) }},
-		{"content_type", func() reply { return f.do("POST", "/api/v1/tools/list_loops", rw, "text/plain", strings.NewReader(`{}`)) }},
+		{"request_too_large", func() reply {
+			return f.do("POST", "/api/v1/tools/list_loops", rw, "application/json", bytes.NewReader(big))
+		}},
+		{"body_invalid", func() reply {
+			return f.do("POST", "/api/v1/tools/list_loops", rw, "application/json", strings.NewReader(`{"a":`))
+		}},
+		{"content_type", func() reply {
+			return f.do("POST", "/api/v1/tools/list_loops", rw, "text/plain", strings.NewReader(`{}`))
+		}},
 		{"method_not_allowed", func() reply { return f.do("GET", "/api/v1/tools/list_loops", rw, "", nil) }},
 		{"loop_unknown", func() reply { return f.call(rw, "loop_context", map[string]any{"loop": "nope"}) }},
 		{"loop_invalid", func() reply {
