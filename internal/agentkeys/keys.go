@@ -37,7 +37,8 @@ const secretLen = 32
 // alphabet is base62; 32 characters carry about 190 bits.
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
-var labelRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// labelRE is compiled on first use: package init runs on every hook call.
+var labelRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // Key is one stored key. The secret itself is never stored.
 type Key struct {
@@ -86,7 +87,7 @@ func Open(path string, now func() time.Time) *Store {
 
 // Create makes a new key and returns its secret, which is shown once.
 func (s *Store) Create(label, scope string) (string, Key, error) {
-	if !labelRE.MatchString(label) {
+	if !labelRE().MatchString(label) {
 		return "", Key{}, fmt.Errorf("label %q: use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", label)
 	}
 	if scope != ScopeRead && scope != ScopePropose {

@@ -366,8 +366,8 @@ func TestOpenAPIWalk(t *testing.T) {
 		t.Fatal(string(doc.raw))
 	}
 	paths := doc.body["paths"].(map[string]any)
-	if len(paths) != len(tools) {
-		t.Fatalf("%d paths for %d tools", len(paths), len(tools))
+	if len(paths) != len(tools()) {
+		t.Fatalf("%d paths for %d tools", len(paths), len(tools()))
 	}
 	args := map[string]any{
 		"list_loops": map[string]any{}, "loop_context": map[string]any{"loop": "appeal"}, "warrant_check": check,

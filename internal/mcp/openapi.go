@@ -19,7 +19,7 @@ func OpenAPI(version string) map[string]any {
 		}},
 	}}
 	paths := map[string]any{}
-	for _, t := range tools {
+	for _, t := range tools() {
 		paths["/api/v1/tools/"+t.name] = map[string]any{"post": map[string]any{
 			"operationId": t.name,
 			"summary":     t.desc,

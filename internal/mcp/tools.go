@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -66,21 +67,25 @@ func def[In, Out any](name string, aliases []string, desc string, f func(*Servic
 	}
 }
 
-// tools is every tool, in the order they are listed.
-var tools = []tool{
-	def("list_loops", []string{"docket_list_loops"}, "Lists the loops of this project: each bounds one recurring task.", (*Service).ListLoops),
-	def("loop_context", []string{"docket_loop_context"}, "Returns one loop's brief, procedure, warrant, reserved list and record contract as one Markdown pack (at most 6,000 tokens).", (*Service).LoopContext),
-	def("warrant_check", []string{"docket_warrant_check"}, "Asks the warrant before acting and records the check. Send loop, action (read, draft, change, send) and target in plain words; or tool and tool_input exactly as you will call the tool, which is judged as the Claude Code hook judges it.", (*Service).WarrantCheck),
-	def("record_note", []string{"docket_record"}, "Appends a note to the record: what you saw, did, skipped, or why you stopped — the evidence the loop's record layer asks for.", (*Service).RecordNote),
-	def("match_loop", []string{"docket_match_loop"}, "Routes a task, in plain words, to the loop that covers it (loop is empty when none does).", (*Service).MatchLoop),
-	def("propose_amendment", []string{"docket_propose_amendment"}, "Proposes a change to a loop's warrant, with a rationale a person reads. A proposal changes nothing: only a person applies it, signed.", (*Service).ProposeAmendment),
-	def("get_proposal", []string{"docket_get_proposal"}, "Returns a proposal and its status: open, applied, rejected or stale (its loop changed since).", (*Service).GetProposal),
-	def("get_metrics", []string{"docket_get_metrics"}, "Counts the record's checks by verdict, channel and loop.", (*Service).GetMetrics),
-}
+// tools is every tool, in the order they are listed. It is built on first
+// use (schema inference allocates): package init runs on every hook call,
+// which never serves a tool.
+var tools = sync.OnceValue(func() []tool {
+	return []tool{
+		def("list_loops", []string{"docket_list_loops"}, "Lists the loops of this project: each bounds one recurring task.", (*Service).ListLoops),
+		def("loop_context", []string{"docket_loop_context"}, "Returns one loop's brief, procedure, warrant, reserved list and record contract as one Markdown pack (at most 6,000 tokens).", (*Service).LoopContext),
+		def("warrant_check", []string{"docket_warrant_check"}, "Asks the warrant before acting and records the check. Send loop, action (read, draft, change, send) and target in plain words; or tool and tool_input exactly as you will call the tool, which is judged as the Claude Code hook judges it.", (*Service).WarrantCheck),
+		def("record_note", []string{"docket_record"}, "Appends a note to the record: what you saw, did, skipped, or why you stopped — the evidence the loop's record layer asks for.", (*Service).RecordNote),
+		def("match_loop", []string{"docket_match_loop"}, "Routes a task, in plain words, to the loop that covers it (loop is empty when none does).", (*Service).MatchLoop),
+		def("propose_amendment", []string{"docket_propose_amendment"}, "Proposes a change to a loop's warrant, with a rationale a person reads. A proposal changes nothing: only a person applies it, signed.", (*Service).ProposeAmendment),
+		def("get_proposal", []string{"docket_get_proposal"}, "Returns a proposal and its status: open, applied, rejected or stale (its loop changed since).", (*Service).GetProposal),
+		def("get_metrics", []string{"docket_get_metrics"}, "Counts the record's checks by verdict, channel and loop.", (*Service).GetMetrics),
+	}
+})
 
 // lookup finds a tool by name or alias.
 func lookup(name string) (tool, bool) {
-	for _, t := range tools {
+	for _, t := range tools() {
 		if t.name == name {
 			return t, true
 		}
@@ -95,8 +100,8 @@ func lookup(name string) (tool, bool) {
 
 // ToolNames lists the tools' names (not the aliases), for compiled context.
 func ToolNames() []string {
-	out := make([]string, len(tools))
-	for i, t := range tools {
+	out := make([]string, len(tools()))
+	for i, t := range tools() {
 		out[i] = t.name
 	}
 	return out
@@ -108,7 +113,7 @@ func NewSDKServer(s *Service, c Caller, version string, cache *sdk.SchemaCache) 
 		Instructions: "gitwarrant holds this repository's warrants: what an agent may do without asking." + workflow,
 		SchemaCache:  cache,
 	})
-	for _, t := range tools {
+	for _, t := range tools() {
 		t.add(srv, s, c, t.name)
 		for _, a := range t.aliases {
 			t.add(srv, s, c, a)
