@@ -33,9 +33,12 @@ func mcpCheck(ctx context.Context, app *App, p *project.Project, req mcp.CheckRe
 	if req.Tool != "" {
 		return mcpToolCheck(ctx, app, p, req, extra)
 	}
-	l, err := loops.LoadByName(p.LoopsDir(), req.Loop)
-	if err != nil {
-		return mcp.CheckResult{}, err
+	l := req.Loaded
+	if l == nil {
+		var err error
+		if l, err = loops.LoadByName(p.LoopsDir(), req.Loop); err != nil {
+			return mcp.CheckResult{}, err
+		}
 	}
 	verb, err := loops.ParseVerb(req.Action)
 	if err != nil {

@@ -101,15 +101,35 @@ func (f *fixture) advance(d time.Duration) {
 
 // check is a real warrant check and append, as the command layer's is.
 func (f *fixture) check(ctx context.Context, p *project.Project, req CheckRequest) (CheckResult, error) {
+	return f.decide(p, benchReq{CheckRequest: req})
+}
+
+// benchReq lets the benchmarks ask for the check without its append.
+type benchReq struct {
+	CheckRequest
+	noRecord bool
+}
+
+func (f *fixture) checkNoRecord(p *project.Project, req CheckRequest) (CheckResult, error) {
+	return f.decide(p, benchReq{CheckRequest: req, noRecord: true})
+}
+
+func (f *fixture) decide(p *project.Project, req benchReq) (CheckResult, error) {
 	if f.fails {
 		return CheckResult{}, errors.New("the record folder is not writable")
 	}
-	l, err := loops.LoadByName(p.LoopsDir(), req.Loop)
-	if err != nil {
-		return CheckResult{}, err
+	l := req.Loaded
+	if l == nil {
+		var err error
+		if l, err = loops.LoadByName(p.LoopsDir(), req.Loop); err != nil {
+			return CheckResult{}, err
+		}
 	}
 	verb, _ := loops.ParseVerb(req.Action)
 	res := loops.Check(&l.Warrant, verb, req.Target)
+	if req.noRecord {
+		return CheckResult{Verdict: string(res.Verdict), Reason: res.Reason, Rule: res.Rule, Loop: l.Name}, nil
+	}
 	rec, err := record.Open(p)
 	if err != nil {
 		return CheckResult{}, err

@@ -38,6 +38,9 @@ type CheckRequest struct {
 	Tool      string
 	ToolInput map[string]any
 	Caller    Caller
+	// Loaded is the loop named by Loop, already parsed by the tool (so a
+	// check parses its loop once).
+	Loaded *loops.Loop
 }
 
 // CheckResult is a recorded verdict.
@@ -206,12 +209,14 @@ func (s *Service) WarrantCheck(ctx context.Context, c Caller, in CheckIn) (Check
 	if e != nil {
 		return CheckResult{}, e
 	}
+	var l *loops.Loop
 	if in.Loop != "" {
-		if _, e := loadLoop(p, in.Loop); e != nil {
+		var e *Error
+		if l, e = loadLoop(p, in.Loop); e != nil {
 			return CheckResult{}, e
 		}
 	}
-	res, err := s.b.Check(ctx, p, CheckRequest{Loop: in.Loop, Action: in.Action, Target: in.Target, Tool: in.Tool, ToolInput: in.ToolInput, Caller: c})
+	res, err := s.b.Check(ctx, p, CheckRequest{Loop: in.Loop, Action: in.Action, Target: in.Target, Tool: in.Tool, ToolInput: in.ToolInput, Caller: c, Loaded: l})
 	if err != nil {
 		var me *Error
 		if errors.As(err, &me) {
