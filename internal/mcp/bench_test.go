@@ -109,12 +109,18 @@ func benchHTTP(b *testing.B, clients int, recorded bool, path string) {
 	})
 }
 
-func BenchmarkRoundHTTP1Unrecorded(b *testing.B)  { benchHTTP(b, 1, false, "/api/v1/tools/warrant_check") }
-func BenchmarkRoundHTTP50Unrecorded(b *testing.B) { benchHTTP(b, 50, false, "/api/v1/tools/warrant_check") }
-func BenchmarkRoundHTTP1Recorded(b *testing.B)    { benchHTTP(b, 1, true, "/api/v1/tools/warrant_check") }
-func BenchmarkRoundHTTP50Recorded(b *testing.B)   { benchHTTP(b, 50, true, "/api/v1/tools/warrant_check") }
-func BenchmarkEchoHTTP1(b *testing.B)             { benchHTTP(b, 1, false, "/echo") }
-func BenchmarkEchoHTTP50(b *testing.B)            { benchHTTP(b, 50, false, "/echo") }
+func BenchmarkRoundHTTP1Unrecorded(b *testing.B) {
+	benchHTTP(b, 1, false, "/api/v1/tools/warrant_check")
+}
+func BenchmarkRoundHTTP50Unrecorded(b *testing.B) {
+	benchHTTP(b, 50, false, "/api/v1/tools/warrant_check")
+}
+func BenchmarkRoundHTTP1Recorded(b *testing.B) { benchHTTP(b, 1, true, "/api/v1/tools/warrant_check") }
+func BenchmarkRoundHTTP50Recorded(b *testing.B) {
+	benchHTTP(b, 50, true, "/api/v1/tools/warrant_check")
+}
+func BenchmarkEchoHTTP1(b *testing.B)  { benchHTTP(b, 1, false, "/echo") }
+func BenchmarkEchoHTTP50(b *testing.B) { benchHTTP(b, 50, false, "/echo") }
 
 func benchStdio(b *testing.B, clients int, recorded bool) {
 	f := benchFixture(b, recorded)
