@@ -55,6 +55,7 @@ func commands() []func(*App) *cobra.Command {
 		newKeysCmd,
 		newMatchCmd,
 		newMCPCmd,
+		newMetricsCmd,
 		newNewCmd,
 		newRecordCmd,
 		newServeCmd,
