@@ -243,7 +243,7 @@ func normalise(m map[string]any) string {
 	c := map[string]any{}
 	for k, v := range m {
 		switch k {
-		case "seq", "hash", "id", "checks", "verdicts", "by_channel", "by_loop", "notes", "proposals", "amends":
+		case "seq", "hash", "id", "checks", "allow", "ask", "deny", "by_channel", "by_loop", "notes", "proposals", "amendments", "actions_per_intervention", "longest_unattended_run", "hook_asks", "asks_ran", "asks_not_ran_inferred":
 			c[k] = fmt.Sprintf("<%T>", v)
 		default:
 			c[k] = v

@@ -7,6 +7,7 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/agentkeys"
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/metrics"
 	"github.com/gitwarrant/gitwarrant/internal/project"
 	"github.com/gitwarrant/gitwarrant/internal/proposals"
 	"github.com/gitwarrant/gitwarrant/internal/record"
@@ -134,52 +135,24 @@ func entries(p *project.Project) ([]chain.Entry, *Error) {
 
 // MetricsIn narrows get_metrics.
 type MetricsIn struct {
-	Loop string `json:"loop,omitempty"`
+	Loop  string `json:"loop,omitempty" jsonschema:"only this loop"`
+	Since string `json:"since,omitempty" jsonschema:"only entries at or after this RFC 3339 time"`
 }
 
-// MetricsOut counts the record's checks.
-type MetricsOut struct {
-	Checks    int            `json:"checks"`
-	Verdicts  map[string]int `json:"verdicts"`
-	ByChannel map[string]int `json:"by_channel"`
-	ByLoop    map[string]int `json:"by_loop"`
-	Notes     int            `json:"notes"`
-	Proposals int            `json:"proposals"`
-	Amends    int            `json:"amends"`
-}
-
-// GetMetrics counts checks by verdict, channel and loop.
-func (s *Service) GetMetrics(ctx context.Context, _ Caller, in MetricsIn) (MetricsOut, error) {
+// GetMetrics reads the autonomy posture back from the record, as
+// `gitwarrant metrics --json` does.
+func (s *Service) GetMetrics(ctx context.Context, _ Caller, in MetricsIn) (metrics.Report, error) {
 	p, e := s.project()
 	if e != nil {
-		return MetricsOut{}, e
+		return metrics.Report{}, e
 	}
 	es, e := entries(p)
 	if e != nil {
-		return MetricsOut{}, e
+		return metrics.Report{}, e
 	}
-	out := MetricsOut{Verdicts: map[string]int{"allow": 0, "ask": 0, "deny": 0}, ByChannel: map[string]int{}, ByLoop: map[string]int{}}
-	for _, x := range es {
-		if in.Loop != "" && x.Loop != in.Loop {
-			continue
-		}
-		switch x.Kind {
-		case chain.KindCheck:
-			out.Checks++
-			out.Verdicts[x.Verdict]++
-			via := x.Via
-			if via == "" {
-				via = "cli"
-			}
-			out.ByChannel[via]++
-			out.ByLoop[x.Loop]++
-		case chain.KindNote:
-			out.Notes++
-		case chain.KindProposal:
-			out.Proposals++
-		case chain.KindAmend:
-			out.Amends++
-		}
+	acc := metrics.New(metrics.Filter{Loop: in.Loop, Since: in.Since})
+	for i := range es {
+		acc.Add(&es[i])
 	}
-	return out, nil
+	return acc.Report(), nil
 }
