@@ -331,9 +331,24 @@ func quotedDelim(w *syntax.Word) bool {
 }
 
 func (w *walker) emitRedirOnly(st *syntax.Stmt) {
+	idx := w.reserve()
+	if idx < 0 {
+		return
+	}
 	c := w.newClause(st)
 	w.redirs(st, &c)
-	w.emit(c)
+	w.script.Clauses[idx] = c
+}
+
+// reserve appends an empty clause to fill in later, so a clause precedes
+// the clauses nested in its words; -1 past the limit.
+func (w *walker) reserve() int {
+	if len(w.script.Clauses) >= maxClauses {
+		w.script.Opaque, w.script.Why = true, "more clauses than the limit"
+		return -1
+	}
+	w.script.Clauses = append(w.script.Clauses, Clause{})
+	return len(w.script.Clauses) - 1
 }
 
 func (w *walker) emit(c Clause) {
@@ -346,6 +361,11 @@ func (w *walker) emit(c Clause) {
 
 // call turns a simple command into a clause and follows what it runs.
 func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr) {
+	// the clause goes before the clauses nested in its words
+	idx := w.reserve()
+	if idx < 0 {
+		return
+	}
 	c := w.newClause(st)
 	c.Assigns = append(c.Assigns, w.assign...)
 	c.EnvCleared = w.envClr
@@ -364,8 +384,7 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr) {
 		c.Argv = append(c.Argv, wd)
 	}
 	w.redirs(st, &c)
-	idx := len(w.script.Clauses)
-	w.emit(c)
+	w.script.Clauses[idx] = c
 	if len(c.Argv) == 0 {
 		return
 	}
@@ -403,6 +422,10 @@ func (w *walker) assignment(a *syntax.Assign) Assign {
 // decl turns declare/export/local/readonly/typeset into a clause whose
 // assignments change the environment of what follows.
 func (w *walker) decl(st *syntax.Stmt, x *syntax.DeclClause) {
+	idx := w.reserve()
+	if idx < 0 {
+		return
+	}
 	c := w.newClause(st)
 	c.Argv = append(c.Argv, Word{Text: x.Variant.Value, Literal: true, Parts: []string{x.Variant.Value}})
 	for _, a := range x.Args {
@@ -426,7 +449,7 @@ func (w *walker) decl(st *syntax.Stmt, x *syntax.DeclClause) {
 		c.Argv = append(c.Argv, Word{Text: as.Name + "=" + as.Value.Text, Literal: as.Value.Literal, Parts: append([]string{as.Name + "="}, as.Value.Parts...), Why: as.Value.Why})
 	}
 	w.redirs(st, &c)
-	w.emit(c)
+	w.script.Clauses[idx] = c
 }
 
 // trackDir follows cd and pushd/popd for the clauses after them.

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -367,7 +368,10 @@ func (p *walker) nestedWord(w *syntax.Word, b *wordBuilder) {
 // {a,b} or {x..y}: the word is a pattern and its expansions are listed.
 func (p *walker) braces(w *syntax.Word, ctx wordCtx, out *Word) {
 	cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
-	if !syntax.SplitBraces(cp) {
+	if !syntax.SplitBraces(cp) || !slices.ContainsFunc(cp.Parts, func(p syntax.WordPart) bool {
+		_, ok := p.(*syntax.BraceExp)
+		return ok
+	}) {
 		return
 	}
 	alts, ok := expandBraces(cp.Parts, maxBraceWords)
