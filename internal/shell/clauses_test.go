@@ -125,6 +125,19 @@ func TestClausesEverywhere(t *testing.T) {
 		`strace -f -o /tmp/x rm -rf .git`,
 		`unbuffer rm -rf .git`,
 		`chroot / rm -rf .git`,
+		`{rm,-rf,.git}`,
+		`trap 'rm -rf .git' EXIT`,
+		`alias x='rm -rf .git'`,
+		`env 'BASH_FUNC_ls%%=() { rm -rf .git; }' bash -c ls`,
+		`git rebase -x 'rm -rf .git' main`,
+		`git rebase --exec='rm -rf .git' main`,
+		`git submodule foreach 'rm -rf .git'`,
+		`git bisect run rm -rf .git`,
+		`git -c alias.x='!rm -rf .git' x`,
+		`git config alias.x '!rm -rf .git'`,
+		`git difftool -x 'rm -rf .git'`,
+		"cat <<EOF\n$(rm -rf .git)\nEOF",
+		`echo $((rm -rf .git) )`,
 	} {
 		s := Parse(src)
 		found := false
@@ -237,6 +250,21 @@ func TestClausesOpaque(t *testing.T) {
 		`*.sh`,
 		`x[0]=1 cmd`,
 		`sudo -s`,
+		`LD_PRELOAD=/tmp/x.so git status`,
+		`BASH_ENV=/tmp/x bash -c true`,
+		`env 'BASH_FUNC_ls%%=() { rm -rf .git; }' bash -c ls`,
+		`tar --to-command='sh -c x' -xf a.tar`,
+		`tar -I 'sh x' -xf a.tar`,
+		`rsync -e 'sh -c x' a b`,
+		`rsync -avze 'sh x' a b`,
+		`ssh -o ProxyCommand='sh x' host`,
+		`ssh -oProxyCommand='sh x' host`,
+		`zip a.zip f -T -TT 'sh #'`,
+		`socat - EXEC:sh`,
+		`crontab evil.cron`,
+		`at now`,
+		`git init --template=/tmp/t`,
+		`git update-ref --stdin`,
 	} {
 		s := Parse(src)
 		opaque := s.Opaque

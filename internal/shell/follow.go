@@ -23,6 +23,28 @@ func (w *walker) follow(idx int) {
 		texts[i] = a.Text
 	}
 	name := baseName(texts[0])
+	for _, a := range c.Assigns {
+		if why := codeVar(a.Name); why != "" && !a.Unset {
+			w.script.Clauses[idx].opaque(why)
+			if strings.HasPrefix(a.Name, "BASH_FUNC_") {
+				fn := strings.TrimSuffix(strings.TrimPrefix(a.Name, "BASH_FUNC_"), "%%")
+				v := a.Value
+				v.Text, v.tmpl = fn+" "+v.Text, fn+" "+v.tmpl
+				w.runString(idx, v, "exported function")
+			}
+		}
+	}
+	if why := codeOption(name, texts); why != "" {
+		w.script.Clauses[idx].opaque(why)
+	}
+	if isGitName(name) {
+		w.gitRuns(idx)
+		return
+	}
+	if name == "trap" || name == "alias" {
+		w.trapAlias(idx, args, texts)
+		return
+	}
 	if f, ok := wrappers[name]; ok {
 		f(w, idx, args, texts)
 		return

@@ -339,6 +339,20 @@ func (g *Git) subcommand() {
 		g.remoteURLs()
 	case "filter-branch":
 		g.opaque("filter-branch rewrites history and runs filters")
+	case "init":
+		for _, o := range g.Options {
+			if o.is("template") {
+				g.opaque("--template copies hooks")
+			}
+		}
+	case "update-ref":
+		for _, o := range g.Options {
+			if o.is("stdin") {
+				g.opaque("update-ref --stdin reads its updates from input")
+			}
+		}
+	case "fast-import", "hook":
+		g.opaque("git " + g.Sub + " runs hooks or writes refs from input")
 	}
 }
 

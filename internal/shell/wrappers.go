@@ -151,7 +151,9 @@ func subRun(name, sub string) wrapperFunc {
 	}
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+// env takes any operand with a "=" before the command as NAME=VALUE
+// (BASH_FUNC_f%%=() {…} included).
+var envName = regexp.MustCompile(`^[^=/][^=]*=`)
 
 var envSpec = optSpec{argShort: "uCS", flags: "i0v", argLong: []string{"unset", "chdir", "split-string"},
 	flagLong: []string{"ignore-environment", "null", "debug", "help", "version", "block-signal", "default-signal", "ignore-signal", "list-signal-handling"}}
