@@ -138,6 +138,9 @@ func TestClausesEverywhere(t *testing.T) {
 		`git difftool -x 'rm -rf .git'`,
 		"cat <<EOF\n$(rm -rf .git)\nEOF",
 		`echo $((rm -rf .git) )`,
+		`bash /dev/stdin <<< 'rm -rf .git'`,
+		`. /dev/stdin <<< 'rm -rf .git'`,
+		"source /dev/stdin <<EOF\nrm -rf .git\nEOF",
 	} {
 		s := Parse(src)
 		found := false
@@ -265,6 +268,10 @@ func TestClausesOpaque(t *testing.T) {
 		`at now`,
 		`git init --template=/tmp/t`,
 		`git update-ref --stdin`,
+		`(( x ))`,
+		`let x`,
+		`bash /dev/fd/3 3<f`,
+		`source /dev/stdin < f`,
 	} {
 		s := Parse(src)
 		opaque := s.Opaque

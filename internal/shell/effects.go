@@ -114,7 +114,7 @@ func init() {
 		"shred":    opsAll("delete", optSpec{argShort: "ns", flags: "fuvxz", argLong: []string{"iterations", "size", "random-source"}, flagLong: []string{"force", "remove", "verbose", "exact", "zero"}}),
 		"rmdir":    opsAll("delete", optSpec{flags: "pv", flagLong: []string{"parents", "verbose", "ignore-fail-on-non-empty"}}),
 		"touch":    (*effects).touch,
-		"mkdir":    opsAll("write", optSpec{argShort: "mZ", flags: "pv", argLong: []string{"mode", "context"}, flagLong: []string{"parents", "verbose"}}),
+		"mkdir":    opsAll("write", optSpec{argShort: "m", flags: "pvZ", argLong: []string{"mode"}, flagLong: []string{"parents", "verbose", "context"}}),
 		"truncate": (*effects).truncate,
 		"chmod":    chmodLike("chmod"),
 		"chown":    chmodLike("chmod"),
@@ -280,12 +280,12 @@ func (e *effects) setfacl(args []Word, texts []string) {
 }
 
 var copySpec = map[string]optSpec{
-	"cp": {argShort: "St", flags: "abdfHilLnPpRrsTuvxZ", argLong: []string{"suffix", "target-directory", "backup", "preserve", "no-preserve", "reflink", "sparse", "context", "update"},
-		flagLong: []string{"archive", "attributes-only", "copy-contents", "dereference", "force", "interactive", "link", "no-clobber", "no-dereference", "parents", "recursive", "remove-destination", "strip-trailing-slashes", "symbolic-link", "no-target-directory", "one-file-system", "verbose", "debug"}},
-	"mv": {argShort: "St", flags: "bfinTuvZ", argLong: []string{"suffix", "target-directory", "backup", "update"},
-		flagLong: []string{"force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "verbose", "exchange", "no-copy", "context", "debug"}},
-	"install": {argShort: "gmoStT", flags: "bcCdDpsvZ", argLong: []string{"group", "mode", "owner", "suffix", "target-directory", "strip-program", "backup", "context"},
-		flagLong: []string{"compare", "directory", "preserve-timestamps", "strip", "no-target-directory", "verbose", "debug", "preserve-context"}},
+	"cp": {argShort: "St", flags: "abdfHilLnPpRrsTuvxZ", argLong: []string{"suffix", "target-directory", "no-preserve", "sparse"},
+		flagLong: []string{"backup", "preserve", "reflink", "context", "update", "archive", "attributes-only", "copy-contents", "dereference", "force", "interactive", "link", "no-clobber", "no-dereference", "parents", "recursive", "remove-destination", "strip-trailing-slashes", "symbolic-link", "no-target-directory", "one-file-system", "verbose", "debug"}},
+	"mv": {argShort: "St", flags: "bfinTuvZ", argLong: []string{"suffix", "target-directory"},
+		flagLong: []string{"backup", "update", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "verbose", "exchange", "no-copy", "context", "debug"}},
+	"install": {argShort: "gmoSt", flags: "bcCdDpsTvZ", argLong: []string{"group", "mode", "owner", "suffix", "target-directory", "strip-program"},
+		flagLong: []string{"backup", "context", "compare", "directory", "preserve-timestamps", "strip", "no-target-directory", "verbose", "debug", "preserve-context"}},
 }
 
 // copyLike: cp, mv, install. The destination is written; when it may be a

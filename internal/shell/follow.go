@@ -53,6 +53,13 @@ func (w *walker) follow(idx int) {
 		w.shell(idx, args, texts, name)
 		return
 	}
+	if (name == "source" || name == ".") && len(texts) > 1 {
+		if stdinPath(texts[1]) || strings.HasPrefix(texts[1], "/dev/fd/") || strings.HasPrefix(texts[1], "/proc/") {
+			w.script.Clauses[idx].opaque(name + " reads commands from standard input")
+			w.stdinCode(idx, name)
+		}
+		return
+	}
 	if why := interpreterCode(name, texts); why != "" {
 		w.script.Clauses[idx].opaque(why)
 		return
@@ -175,9 +182,27 @@ func (w *walker) shell(idx int, args []Word, texts []string, name string) {
 		w.runString(idx, args[s.rest], name+" -c")
 		return
 	}
-	if s.rest < len(args) && texts[s.rest] != "-" && !s.has("-s") {
+	if s.rest < len(args) && !stdinPath(texts[s.rest]) && !s.has("-s") {
+		if strings.HasPrefix(texts[s.rest], "/dev/fd/") || strings.HasPrefix(texts[s.rest], "/proc/") {
+			w.script.Clauses[idx].opaque(name + " reads commands from a file descriptor")
+		}
 		return // runs a script file
 	}
+	w.stdinCode(idx, name)
+}
+
+// stdinPath: a script operand that is standard input.
+func stdinPath(p string) bool {
+	switch p {
+	case "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
+		return true
+	}
+	return false
+}
+
+// stdinCode re-parses the here-documents and here-strings a shell (or
+// source /dev/stdin) reads its commands from.
+func (w *walker) stdinCode(idx int, name string) {
 	c := w.script.Clauses[idx]
 	for _, r := range c.Redirs {
 		switch r.Op {
@@ -219,7 +244,7 @@ func (w *walker) markPipeShell(xStart, yStart, end int) {
 		name := baseName(texts[0])
 		if isShell(name) {
 			s := scanOpts(texts, 1, shellSpec)
-			if s.has("-c", "--command") || (s.rest < len(texts) && texts[s.rest] != "-" && !s.has("-s")) {
+			if s.has("-c", "--command") || (s.rest < len(texts) && !stdinPath(texts[s.rest]) && !s.has("-s")) {
 				continue
 			}
 			w.script.Clauses[i].opaque(name + " reads commands from a pipe")

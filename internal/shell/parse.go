@@ -192,6 +192,7 @@ func (w *walker) stmt(st *syntax.Stmt) {
 				}
 			case *syntax.CStyleLoop:
 				c.nested(l, nil)
+				c.arith(st, l, "for ((")
 			}
 			c.list(x.Do)
 		})
@@ -220,11 +221,13 @@ func (w *walker) stmt(st *syntax.Stmt) {
 		sub.stmt(x.Body)
 	case *syntax.ArithmCmd:
 		w.nested(x, nil)
+		w.arith(st, x, "((")
 	case *syntax.TestClause:
 		w.nested(x, nil)
 		w.testWords(x.X)
 	case *syntax.LetClause:
 		w.nested(x, nil)
+		w.arith(st, x, "let")
 	case *syntax.DeclClause:
 		w.decl(st, x)
 	case *syntax.TimeClause:
@@ -242,6 +245,35 @@ func (w *walker) stmt(st *syntax.Stmt) {
 		c.opaque("unsupported shell construct")
 		w.emit(c)
 	}
+}
+
+// arith: Bash evaluates a variable's value as arithmetic, and an array
+// subscript in it (a[$(cmd)]) runs commands: arithmetic that reads a
+// variable is an opaque clause.
+func (w *walker) arith(st *syntax.Stmt, node syntax.Node, kw string) {
+	vars := false
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.ParamExp:
+			vars = true
+		case *syntax.Lit:
+			if syntax.ValidName(x.Value) {
+				vars = true
+			}
+		}
+		return !vars
+	})
+	if !vars {
+		return
+	}
+	idx := w.reserve()
+	if idx < 0 {
+		return
+	}
+	c := w.newClause(st)
+	c.Argv = []Word{{Text: kw, Literal: true, Parts: []string{kw}}}
+	c.opaque("arithmetic on variables may run commands")
+	w.script.Clauses[idx] = c
 }
 
 // testWords records the literal words of a [[ … ]] test for screening.
