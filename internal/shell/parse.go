@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -52,12 +53,20 @@ func Parse(src string) (s *Script) {
 	return s
 }
 
-func newParser() *syntax.Parser {
+// parsers reuses parsers: a parser is large and Parse resets it.
+var parsers = sync.Pool{New: func() any {
 	return syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash))
+}}
+
+// parseFile reads src as Bash.
+func parseFile(src string) (*syntax.File, error) {
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	return p.Parse(strings.NewReader(src), "")
 }
 
 func (w *walker) parse(src string) error {
-	f, err := newParser().Parse(strings.NewReader(src), "")
+	f, err := parseFile(src)
 	if err != nil {
 		w.salvage(src)
 		return err
@@ -81,7 +90,7 @@ func (w *walker) salvage(src string) {
 	for strings.Contains(alt, "((") {
 		alt = strings.ReplaceAll(alt, "((", "( (")
 	}
-	f, err := newParser().Parse(strings.NewReader(alt), "")
+	f, err := parseFile(alt)
 	if err != nil {
 		return
 	}

@@ -219,7 +219,7 @@ func (w *walker) env(idx int, args []Word, texts []string) {
 // (env's own rules are close: whitespace, quotes, backslashes).
 func splitString(s string) []Word {
 	var out []Word
-	f, err := newParser().Parse(strings.NewReader(s), "")
+	f, err := parseFile(s)
 	if err == nil && len(f.Stmts) == 1 {
 		if call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(call.Assigns) == 0 {
 			p := &walker{}
