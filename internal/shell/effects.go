@@ -174,6 +174,11 @@ func init() {
 		"nano":     opsAll("write", optSpec{}),
 		"emacs":    opsAll("write", optSpec{}),
 		"ed":       opsAll("write", optSpec{}),
+		"ex":       opsAll("write", optSpec{}),
+		"mkfifo":   opsAll("write", optSpec{argShort: "mZ", argLong: []string{"mode"}}),
+		"mknod":    (*effects).mknod,
+		"awk":      (*effects).awk,
+		"gawk":     (*effects).awk,
 	}
 }
 
@@ -787,5 +792,47 @@ func (e *effects) compress(args []Word, texts []string) {
 	for _, i := range idx {
 		e.addAll("write", args[i:i+1], baseName(texts[0]))
 		e.add("write", withText(args[i], args[i].Text+".*"), baseName(texts[0]))
+	}
+}
+
+func (e *effects) mknod(args []Word, texts []string) {
+	idx, _ := operands(texts, optSpec{argShort: "m", argLong: []string{"mode"}})
+	if len(idx) > 0 {
+		e.addAll("write", args[idx[0]:idx[0]+1], "mknod")
+	}
+}
+
+// awk -i inplace (gawk's inplace extension) rewrites its input files.
+func (e *effects) awk(args []Word, texts []string) {
+	inplace, prog := false, false
+	var files []int
+	for i := 1; i < len(texts); i++ {
+		t := texts[i]
+		switch {
+		case t == "-i" || t == "--include":
+			if i+1 < len(texts) && strings.TrimSuffix(texts[i+1], ".awk") == "inplace" {
+				inplace = true
+			}
+			i++
+		case t == "-iinplace" || t == "--include=inplace" || t == "-iinplace.awk":
+			inplace = true
+		case t == "-f" || t == "--file" || t == "-v" || t == "--assign" || t == "-F" || t == "--field-separator" || t == "-E" || t == "--exec":
+			if t == "-f" || t == "--file" || t == "-E" || t == "--exec" {
+				prog = true
+			}
+			i++
+		case strings.HasPrefix(t, "-") && t != "-":
+		case !prog:
+			prog = true
+		default:
+			files = append(files, i)
+		}
+	}
+	if inplace {
+		for _, i := range files {
+			if !strings.Contains(texts[i], "=") {
+				e.addAll("write", args[i:i+1], "awk -i inplace")
+			}
+		}
 	}
 }

@@ -85,6 +85,9 @@ func TestEffects(t *testing.T) {
 		{`find . -exec rm {} \;`, []string{"write ."}},
 		{`xargs rm < list`, []string{"read list"}},
 		{`echo x > ~/.bashrc`, []string{"write ~/.bashrc"}},
+		{`gawk -i inplace '{print}' .gitwarrant/loops/x.md`, []string{"write .gitwarrant/loops/x.md"}},
+		{`mkfifo .git/hooks/pre-commit`, []string{"write .git/hooks/pre-commit"}},
+		{`ex -sc 'wq' .gitwarrant/loops/x.md`, []string{"write .gitwarrant/loops/x.md"}},
 	} {
 		checkWant(t, c.src, want{effects: c.effects})
 	}

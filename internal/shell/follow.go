@@ -91,6 +91,7 @@ func (w *walker) inner(idx int, args []Word, via string, extra []Assign, dir str
 		Text:       p.Text,
 		Dir:        p.Dir,
 		EnvCleared: p.EnvCleared,
+		gitAliases: p.gitAliases,
 	}
 	if dir != "" {
 		c.Dir = joinDir(c.Dir, dir)

@@ -26,6 +26,9 @@ type walker struct {
 	funcs  map[string]bool
 	assign []Assign // assignments inherited from a wrapper (env NAME=V …)
 	envClr bool
+	// aliases are git aliases written so far (git config alias.x …);
+	// the map is replaced, never changed, so clauses keep their view.
+	aliases *map[string]string
 }
 
 // Parse reads src as a Bash command line. It never panics: input it cannot
@@ -43,7 +46,7 @@ func Parse(src string) (s *Script) {
 		s.Literals = []string{src}
 		return s
 	}
-	w := &walker{script: s, funcs: map[string]bool{}}
+	w := &walker{script: s, funcs: map[string]bool{}, aliases: new(map[string]string)}
 	if err := w.parse(src); err != nil {
 		s.Opaque, s.Why = true, "not readable as shell: "+err.Error()
 		s.Literals = append(s.Literals, src)
@@ -334,6 +337,9 @@ func (w *walker) binary(x *syntax.BinaryCmd) {
 
 func (w *walker) newClause(st *syntax.Stmt) Clause {
 	c := Clause{Via: w.via, Dir: w.dir}
+	if w.aliases != nil {
+		c.gitAliases = *w.aliases
+	}
 	c.Text = w.text(st)
 	if w.dirBad != "" {
 		c.opaque("working directory unknown: " + w.dirBad)
