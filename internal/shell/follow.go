@@ -23,6 +23,7 @@ func (w *walker) follow(idx int) {
 		texts[i] = a.Text
 	}
 	name := baseName(texts[0])
+	w.runsWritten(idx, name, texts)
 	for _, a := range c.Assigns {
 		if why := codeVar(a.Name); why != "" && !a.Unset {
 			w.script.Clauses[idx].opaque(why)

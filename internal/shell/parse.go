@@ -29,6 +29,8 @@ type walker struct {
 	// aliases are git aliases written so far (git config alias.x …);
 	// the map is replaced, never changed, so clauses keep their view.
 	aliases *map[string]string
+	// written holds the files written so far (see recordWrites).
+	written *map[string]*writtenFile
 }
 
 // Parse reads src as a Bash command line. It never panics: input it cannot
@@ -46,7 +48,7 @@ func Parse(src string) (s *Script) {
 		s.Literals = []string{src}
 		return s
 	}
-	w := &walker{script: s, funcs: map[string]bool{}, aliases: new(map[string]string)}
+	w := &walker{script: s, funcs: map[string]bool{}, aliases: new(map[string]string), written: &map[string]*writtenFile{}}
 	if err := w.parse(src); err != nil {
 		s.Opaque, s.Why = true, "not readable as shell: "+err.Error()
 		s.Literals = append(s.Literals, src)
@@ -327,12 +329,51 @@ func (w *walker) binary(x *syntax.BinaryCmd) {
 		r.stmt(x.Y)
 		w.markPipeShell(xStart, yStart, len(w.script.Clauses))
 	case syntax.AndStmt:
-		w.stmt(x.X)
-		w.cond(func(c *walker) { c.stmt(x.Y) })
+		// each statement of a && chain runs only after the ones before it
+		// succeeded: a cd in the chain holds for the rest of the chain;
+		// after the chain the directory is uncertain.
+		w.cond(func(c *walker) {
+			for _, st := range andChain(x) {
+				c.stmt(st)
+			}
+		})
 	default: // ||
 		w.stmt(x.X)
+		if exits(x.Y) {
+			// cd x || exit: what follows runs only where X succeeded
+			sub := *w
+			sub.stmt(x.Y)
+			return
+		}
 		w.cond(func(c *walker) { c.stmt(x.Y) })
 	}
+}
+
+// andChain flattens a && b && c (parsed as (a && b) && c).
+func andChain(x *syntax.BinaryCmd) []*syntax.Stmt {
+	var out []*syntax.Stmt
+	if l, ok := x.X.Cmd.(*syntax.BinaryCmd); ok && l.Op == syntax.AndStmt && len(x.X.Redirs) == 0 && !x.X.Negated {
+		out = andChain(l)
+	} else {
+		out = []*syntax.Stmt{x.X}
+	}
+	return append(out, x.Y)
+}
+
+// exits reports a statement that ends the script: exit or return, alone or
+// last in a block.
+func exits(st *syntax.Stmt) bool {
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		n := ""
+		if len(c.Args) > 0 {
+			n = c.Args[0].Lit()
+		}
+		return n == "exit" || n == "return"
+	case *syntax.Block:
+		return len(c.Stmts) > 0 && exits(c.Stmts[len(c.Stmts)-1])
+	}
+	return false
 }
 
 func (w *walker) newClause(st *syntax.Stmt) Clause {
@@ -460,9 +501,11 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr) {
 	w.redirs(st, &c)
 	w.script.Clauses[idx] = c
 	if len(c.Argv) == 0 {
+		w.recordWrites(idx)
 		return
 	}
 	w.follow(idx)
+	w.recordWrites(idx)
 	w.trackDir(idx)
 }
 
