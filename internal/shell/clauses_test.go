@@ -125,6 +125,8 @@ func TestClausesEverywhere(t *testing.T) {
 		`strace -f -o /tmp/x rm -rf .git`,
 		`unbuffer rm -rf .git`,
 		`chroot / rm -rf .git`,
+		`$SHELL -c 'rm -rf .git'`,
+		`"$(which bash)" -c 'rm -rf .git'`,
 		`gtimeout 5 rm -rf .git`,
 		`unshare -r rm -rf .git`,
 		`proxychains4 -q rm -rf .git`,

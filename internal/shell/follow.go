@@ -12,6 +12,11 @@ func (w *walker) follow(idx int) {
 		return
 	}
 	if !args[0].Literal {
+		// $SHELL -c 'cmd', "$(which bash)" -c 'cmd': read the string too
+		if len(args) > 2 && strings.HasPrefix(args[1].Text, "-") && !strings.HasPrefix(args[1].Text, "--") &&
+			strings.Contains(args[1].Text, "c") {
+			w.runString(idx, args[2], "-c")
+		}
 		return
 	}
 	if args[0].Glob {

@@ -31,6 +31,8 @@ type walker struct {
 	aliases *map[string]string
 	// written holds the files written so far (see recordWrites).
 	written *map[string]*writtenFile
+	// vars are shell variables with a known literal value (see vars.go).
+	vars map[string]string
 }
 
 // Parse reads src as a Bash command line. It never panics: input it cannot
@@ -123,6 +125,7 @@ func (w *walker) reparse(src string, via string, parent *Clause) {
 	sub.via = appendVia(w.via, via)
 	sub.assign = nil
 	sub.envClr = false
+	sub.vars = nil // a new shell: the variables it sees are not known here
 	if err := sub.parse(src); err != nil {
 		parent.opaque("string run as shell is not readable as shell")
 		w.script.Literals = append(w.script.Literals, src)
@@ -204,6 +207,10 @@ func (w *walker) stmt(st *syntax.Stmt) {
 				for _, it := range l.Items {
 					c.word(it, ctxArg)
 				}
+				if l.Name != nil {
+					c.setVar(l.Name.Value, "", false)
+					w.setVar(l.Name.Value, "", false)
+				}
 			case *syntax.CStyleLoop:
 				c.nested(l, nil)
 				c.arith(st, l, "for ((")
@@ -236,12 +243,14 @@ func (w *walker) stmt(st *syntax.Stmt) {
 	case *syntax.ArithmCmd:
 		w.nested(x, nil)
 		w.arith(st, x, "((")
+		w.forgetVars()
 	case *syntax.TestClause:
 		w.nested(x, nil)
 		w.testWords(x.X)
 	case *syntax.LetClause:
 		w.nested(x, nil)
 		w.arith(st, x, "let")
+		w.forgetVars()
 	case *syntax.DeclClause:
 		w.decl(st, x)
 	case *syntax.TimeClause:
@@ -307,6 +316,7 @@ func (w *walker) cond(f func(*walker)) {
 	sub := *w
 	f(&sub)
 	w.mergeDir(&sub)
+	w.mergeVars(&sub)
 }
 
 func (w *walker) mergeDir(sub *walker) {
@@ -504,12 +514,19 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr) {
 	w.redirs(st, &c)
 	w.script.Clauses[idx] = c
 	if len(c.Argv) == 0 {
+		base := len(c.Assigns) - len(x.Assigns)
+		for i, a := range x.Assigns {
+			as := c.Assigns[base+i]
+			known := as.Value.Literal && !as.Value.Glob && a.Index == nil && !a.Append && a.Array == nil
+			w.setVar(as.Name, as.Value.Text, known && !as.Value.Tilde)
+		}
 		w.recordWrites(idx)
 		return
 	}
 	w.follow(idx)
 	w.recordWrites(idx)
 	w.trackDir(idx)
+	w.varEffects(w.script.Clauses[idx])
 }
 
 func (w *walker) assignment(a *syntax.Assign) Assign {
@@ -566,6 +583,7 @@ func (w *walker) decl(st *syntax.Stmt, x *syntax.DeclClause) {
 			c.opaque("assignment " + as.Name + ": " + as.Value.Why)
 		}
 		c.Assigns = append(c.Assigns, as)
+		w.setVar(as.Name, as.Value.Text, as.Value.Literal && !as.Value.Glob && !as.Value.Tilde && a.Index == nil && !a.Append && a.Array == nil)
 		c.Argv = append(c.Argv, Word{Text: as.Name + "=" + as.Value.Text, Literal: as.Value.Literal, Parts: append([]string{as.Name + "="}, as.Value.Parts...), Why: as.Value.Why})
 	}
 	w.redirs(st, &c)

@@ -319,6 +319,14 @@ func (p *walker) expansion(b *wordBuilder, part syntax.WordPart, walk bool) {
 	switch x := part.(type) {
 	case *syntax.ParamExp:
 		b.nonLiteral("parameter expansion")
+		if v, ok := p.knownParam(x); ok {
+			// the value assigned earlier, for reading (the word stays
+			// non-literal)
+			b.text.WriteString(v)
+			b.pat.WriteString(v)
+			b.lit(v)
+			return
+		}
 	case *syntax.CmdSubst:
 		b.nonLiteral("command substitution")
 	case *syntax.ArithmExp:

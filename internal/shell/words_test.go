@@ -160,3 +160,39 @@ func TestWordsGlobs(t *testing.T) {
 		}
 	}
 }
+
+func TestKnownVariables(t *testing.T) {
+	checkWant(t, `F=.gitwarrant; rm -rf $F`, want{effects: []string{"delete .gitwarrant"}, opaque: true})
+	checkWant(t, `D=.git; echo x > "$D/hooks/pre-commit"`, want{effects: []string{"write .git/hooks/pre-commit"}})
+	checkWant(t, `G=git; $G push --force origin main`, want{push: []string{"force push to main"}, opaque: true})
+	checkWant(t, `export B=main; git push origin HEAD:$B`, want{push: []string{"push to main"}})
+	s := Parse(`x=$(rm -rf .git)`)
+	n := 0
+	for _, c := range s.Clauses {
+		if c.Name() == "rm" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("a substitution in an assignment must be walked once, got %d:\n%s", n, dump(s))
+	}
+	for _, src := range []string{
+		`F=a; if x; then F=.git; fi; rm $F`,
+		`F=a; for F in .git; do :; done; rm $F`,
+		`F=a; read F; rm $F`,
+		`F=a; (( F=1 )); rm $F`,
+		`F=a; eval F=.git; rm $F`,
+		`F=a; F=$(pwd); rm $F`,
+	} {
+		s := Parse(src)
+		last := s.Clauses[len(s.Clauses)-1]
+		if w := last.Argv[1]; w.Text == "a" {
+			t.Errorf("%s: stale value %q", src, w.Text)
+		}
+	}
+	// a subshell's assignment does not leak
+	s = Parse(`F=a; (F=.git); rm $F`)
+	if w := s.Clauses[len(s.Clauses)-1].Argv[1]; w.Text != "a" {
+		t.Errorf("subshell assignment leaked: %q", w.Text)
+	}
+}
