@@ -126,6 +126,7 @@ func TestClausesEverywhere(t *testing.T) {
 		`unbuffer rm -rf .git`,
 		`chroot / rm -rf .git`,
 		`$SHELL -c 'rm -rf .git'`,
+		`mapfile -C 'rm -rf .git' -c 1 < f`,
 		`"$(which bash)" -c 'rm -rf .git'`,
 		`gtimeout 5 rm -rf .git`,
 		`unshare -r rm -rf .git`,
@@ -280,6 +281,8 @@ func TestClausesOpaque(t *testing.T) {
 		`crontab evil.cron`,
 		`at now`,
 		`tmux new -d 'rm x'`,
+		`fish -c 'rm x'`,
+		`enable -f /tmp/x.so git`,
 		`git init --template=/tmp/t`,
 		`git update-ref --stdin`,
 		`docker run -v "$PWD":/w alpine rm -rf /w/.git`,
@@ -387,5 +390,17 @@ func TestTwoSteps(t *testing.T) {
 		if !opaque {
 			t.Errorf("%s: running what the command wrote must be opaque:\n%s", src, dump(s))
 		}
+	}
+}
+
+func TestLookupChanged(t *testing.T) {
+	for _, src := range []string{`PATH=/tmp:/usr/bin; git commit`, `export PATH=/tmp; git commit`, `hash -p /tmp/x git; git commit`, `if true; then PATH=/tmp; fi; git commit`} {
+		s := Parse(src)
+		if c := s.Clauses[len(s.Clauses)-1]; c.Lookup == "" {
+			t.Errorf("%s: the last clause does not know lookup changed:\n%s", src, dump(s))
+		}
+	}
+	if c := Parse(`(PATH=/tmp); git commit`).Clauses[1]; c.Lookup != "" {
+		t.Errorf("a subshell's PATH leaked: %q", c.Lookup)
 	}
 }

@@ -47,7 +47,7 @@ func (w *walker) follow(idx int) {
 		w.gitRuns(idx)
 		return
 	}
-	if name == "trap" || name == "alias" {
+	if name == "trap" || name == "alias" || name == "mapfile" || name == "readarray" {
 		w.trapAlias(idx, args, texts)
 		return
 	}
@@ -56,6 +56,9 @@ func (w *walker) follow(idx int) {
 		return
 	}
 	if isShell(name) {
+		if foreignShells[name] {
+			w.script.Clauses[idx].opaque(name + " is not Bash: its strings are read as Bash")
+		}
 		w.shell(idx, args, texts, name)
 		return
 	}
@@ -98,6 +101,7 @@ func (w *walker) inner(idx int, args []Word, via string, extra []Assign, dir str
 		Dir:        p.Dir,
 		EnvCleared: p.EnvCleared,
 		gitAliases: p.gitAliases,
+		Lookup:     p.Lookup,
 	}
 	if dir != "" {
 		c.Dir = joinDir(c.Dir, dir)
@@ -170,6 +174,10 @@ var shellNames = map[string]bool{
 }
 
 func isShell(name string) bool { return shellNames[name] }
+
+// foreignShells have a syntax other than Bash's: their strings are read as
+// Bash for deny, and the clause is opaque.
+var foreignShells = map[string]bool{"fish": true, "tcsh": true, "csh": true, "elvish": true, "nu": true, "xonsh": true}
 
 var shellSpec = optSpec{
 	flags:    "abcefhiklmnprstuvxBCEHPT",

@@ -33,6 +33,8 @@ type walker struct {
 	written *map[string]*writtenFile
 	// vars are shell variables with a known literal value (see vars.go).
 	vars map[string]string
+	// lookup says how command lookup was changed (PATH, hash -p …).
+	lookup string
 }
 
 // Parse reads src as a Bash command line. It never panics: input it cannot
@@ -317,6 +319,9 @@ func (w *walker) cond(f func(*walker)) {
 	f(&sub)
 	w.mergeDir(&sub)
 	w.mergeVars(&sub)
+	if sub.lookup != "" && w.lookup == "" {
+		w.lookup = sub.lookup
+	}
 }
 
 func (w *walker) mergeDir(sub *walker) {
@@ -390,7 +395,7 @@ func exits(st *syntax.Stmt) bool {
 }
 
 func (w *walker) newClause(st *syntax.Stmt) Clause {
-	c := Clause{Via: w.via, Dir: w.dir}
+	c := Clause{Via: w.via, Dir: w.dir, Lookup: w.lookup}
 	if w.aliases != nil {
 		c.gitAliases = *w.aliases
 	}
@@ -517,6 +522,9 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr) {
 		base := len(c.Assigns) - len(x.Assigns)
 		for i, a := range x.Assigns {
 			as := c.Assigns[base+i]
+			if as.Name == "PATH" {
+				w.lookup = "PATH assigned"
+			}
 			known := as.Value.Literal && !as.Value.Glob && a.Index == nil && !a.Append && a.Array == nil
 			w.setVar(as.Name, as.Value.Text, known && !as.Value.Tilde)
 		}
@@ -527,6 +535,30 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr) {
 	w.recordWrites(idx)
 	w.trackDir(idx)
 	w.varEffects(w.script.Clauses[idx])
+	w.lookupEffects(w.script.Clauses[idx])
+}
+
+// lookupEffects notes statements after which a command name may find
+// another program: hash -p, enable -f (a builtin from a library).
+func (w *walker) lookupEffects(c Clause) {
+	if len(c.Via) != len(w.via) {
+		return
+	}
+	texts := c.Strings()
+	switch c.Name() {
+	case "hash":
+		for _, t := range texts[1:] {
+			if strings.HasPrefix(t, "-") && strings.Contains(t, "p") {
+				w.lookup = "hash -p"
+			}
+		}
+	case "enable":
+		for _, t := range texts[1:] {
+			if strings.HasPrefix(t, "-") && strings.Contains(t, "f") {
+				w.lookup = "enable -f"
+			}
+		}
+	}
 }
 
 func (w *walker) assignment(a *syntax.Assign) Assign {
@@ -583,6 +615,9 @@ func (w *walker) decl(st *syntax.Stmt, x *syntax.DeclClause) {
 			c.opaque("assignment " + as.Name + ": " + as.Value.Why)
 		}
 		c.Assigns = append(c.Assigns, as)
+		if as.Name == "PATH" {
+			w.lookup = "PATH assigned"
+		}
 		w.setVar(as.Name, as.Value.Text, as.Value.Literal && !as.Value.Glob && !as.Value.Tilde && a.Index == nil && !a.Append && a.Array == nil)
 		c.Argv = append(c.Argv, Word{Text: as.Name + "=" + as.Value.Text, Literal: as.Value.Literal, Parts: append([]string{as.Name + "="}, as.Value.Parts...), Why: as.Value.Why})
 	}

@@ -67,6 +67,10 @@ type Clause struct {
 	EnvCleared bool
 	// Func is true when the command names a function the script defines.
 	Func bool
+	// Lookup says how an earlier statement changed the way this clause's
+	// command name is found ("PATH assigned", "hash -p", "enable -f"),
+	// "" when it did not.
+	Lookup string
 
 	gitAliases map[string]string // git aliases written earlier in the script
 }
