@@ -114,7 +114,8 @@ func init() {
 		"shred":    opsAll("delete", optSpec{argShort: "ns", flags: "fuvxz", argLong: []string{"iterations", "size", "random-source"}, flagLong: []string{"force", "remove", "verbose", "exact", "zero"}}),
 		"rmdir":    opsAll("delete", optSpec{flags: "pv", flagLong: []string{"parents", "verbose", "ignore-fail-on-non-empty"}}),
 		"touch":    (*effects).touch,
-		"mkdir":    opsAll("write", optSpec{argShort: "m", flags: "pvZ", argLong: []string{"mode"}, flagLong: []string{"parents", "verbose", "context"}}),
+		"mkdir":    (*effects).mkdir,
+		"zip":      (*effects).zip,
 		"truncate": (*effects).truncate,
 		"chmod":    chmodLike("chmod"),
 		"chown":    chmodLike("chmod"),
@@ -328,6 +329,10 @@ func copyLike(name string) effectFunc {
 		for _, x := range dst.expand() {
 			f := e.add("write", x, name)
 			f.Tree = rec
+			e.backups(x, s, name)
+			if s.has("-D", "--parents") {
+				e.parents(x, name+" -D")
+			}
 			for _, src := range srcs {
 				for _, sx := range src.expand() {
 					f := e.add("write", intoDir(x, sx), name)
@@ -439,7 +444,7 @@ func (e *effects) dd(args []Word, texts []string) {
 // -i inside a cluster like -ni). Without -e/-f the first operand is the
 // script.
 func (e *effects) sed(args []Word, texts []string) {
-	inPlace, script := false, false
+	inPlace, script, suffix := false, false, ""
 	var files []int
 	for i := 1; i < len(texts); i++ {
 		t := texts[i]
@@ -451,6 +456,9 @@ func (e *effects) sed(args []Word, texts []string) {
 			i = len(texts)
 		case strings.HasPrefix(t, "--in-place"):
 			inPlace = true
+			if _, v, ok := strings.Cut(t, "="); ok {
+				suffix = v
+			}
 		case t == "--expression" || t == "--file" || t == "-e" || t == "-f" || t == "-l" || t == "--line-length":
 			if t != "-l" && t != "--line-length" {
 				script = true
@@ -464,6 +472,7 @@ func (e *effects) sed(args []Word, texts []string) {
 				c := t[j]
 				if c == 'i' {
 					inPlace = true
+					suffix = t[j+1:]
 					break // the rest is the suffix
 				}
 				if c == 'e' || c == 'f' || c == 'l' {
@@ -489,13 +498,18 @@ func (e *effects) sed(args []Word, texts []string) {
 	}
 	for _, i := range files {
 		e.addAll(kind, args[i:i+1], "sed -i")
+		if inPlace && suffix != "" {
+			for _, x := range args[i].expand() {
+				e.add("write", inPlaceBackup(x, suffix), "sed -i"+suffix)
+			}
+		}
 	}
 }
 
 // perl -i edits its files in place; interp records -i for python-less
 // interpreters.
 func (e *effects) perl(args []Word, texts []string) {
-	inPlace, code := false, false
+	inPlace, code, suffix := false, false, ""
 	var files []int
 	for i := 1; i < len(texts); i++ {
 		t := texts[i]
@@ -510,6 +524,7 @@ func (e *effects) perl(args []Word, texts []string) {
 				c := t[j]
 				if c == 'i' {
 					inPlace = true
+					suffix = t[j+1:]
 					break
 				}
 				if c == 'e' || c == 'E' {
@@ -533,6 +548,11 @@ func (e *effects) perl(args []Word, texts []string) {
 	if inPlace {
 		for _, i := range files {
 			e.addAll("write", args[i:i+1], "perl -i")
+			if suffix != "" {
+				for _, x := range args[i].expand() {
+					e.add("write", inPlaceBackup(x, suffix), "perl -i"+suffix)
+				}
+			}
 		}
 	}
 }
@@ -835,4 +855,63 @@ func (e *effects) awk(args []Word, texts []string) {
 			}
 		}
 	}
+}
+
+// mkdir: every operand, and with -p every directory it creates on the way.
+func (e *effects) mkdir(args []Word, texts []string) {
+	idx, s := operands(texts, optSpec{argShort: "m", flags: "pvZ", argLong: []string{"mode"}, flagLong: []string{"parents", "verbose", "context"}})
+	for _, i := range idx {
+		e.addAll("write", args[i:i+1], "mkdir")
+		if s.has("-p", "--parents") {
+			e.parents(args[i], "mkdir -p")
+		}
+	}
+}
+
+// parents adds a write for every directory above a path (created by
+// mkdir -p, install -D, cp --parents).
+func (e *effects) parents(w Word, via string) { e.ancestors("write", w, via) }
+
+// ancestors adds an effect for every directory above a path.
+func (e *effects) ancestors(kind string, w Word, via string) {
+	if !w.Literal || w.Glob {
+		return
+	}
+	for d := path.Dir(strings.TrimRight(w.Text, "/")); d != "." && d != "/" && d != "" && d != "~"; d = path.Dir(d) {
+		e.add(kind, withText(w, d), via)
+	}
+}
+
+// backups: -b/--backup and --suffix make cp, mv, install and ln keep the
+// replaced file as dest~ (or dest+suffix).
+func (e *effects) backups(dst Word, s scanned, via string) {
+	if !s.has("-b", "--backup") && len(s.values("-S", "--suffix")) == 0 {
+		return
+	}
+	suffix := "~"
+	if v := s.values("-S", "--suffix"); len(v) > 0 {
+		suffix = v[len(v)-1]
+	}
+	e.add("write", withText(dst, dst.Text+suffix), via+" --backup")
+}
+
+// zip writes its archive (the first operand).
+func (e *effects) zip(args []Word, texts []string) {
+	idx, _ := operands(texts, optSpec{argShort: "bntx", flags: "0123456789ADFJLRSTXdefgjlmoqruvyz@", argLong: []string{"temp-path", "suffixes", "exclude", "include"}})
+	if len(idx) > 0 {
+		e.addAll("write", args[idx[0]:idx[0]+1], "zip")
+	}
+}
+
+// inPlaceBackup is the backup file sed -i SUFFIX and perl -i SUFFIX keep:
+// file+suffix, or the suffix with * replaced by the file's name.
+func inPlaceBackup(file Word, suffix string) Word {
+	if !strings.Contains(suffix, "*") {
+		return withText(file, file.Text+suffix)
+	}
+	name := strings.ReplaceAll(suffix, "*", path.Base(file.Text))
+	if !strings.Contains(name, "/") {
+		name = path.Join(path.Dir(file.Text), name)
+	}
+	return withText(file, name)
 }
