@@ -21,11 +21,40 @@ func (c Clause) Effects() []Effect {
 		name := baseName(texts[0])
 		if f, ok := effectTable[name]; ok {
 			f(&e, args, texts)
-		} else if strings.HasPrefix(name, "python") || name == "perl" {
-			e.interp(name, args, texts)
 		}
+		e.fromInput(name)
 	}
 	return e.out
+}
+
+// fromInput: a command run by xargs or parallel gets more operands from
+// input; when it writes, it may write anything under the directory.
+func (e *effects) fromInput(name string) {
+	if len(e.c.Via) == 0 {
+		return
+	}
+	switch e.c.Via[len(e.c.Via)-1] {
+	case "xargs", "parallel":
+	default:
+		return
+	}
+	kind := ""
+	switch name {
+	case "rm", "unlink", "shred", "rmdir":
+		kind = "delete"
+	case "chmod", "chown", "chgrp", "chattr", "setfacl":
+		kind = "chmod"
+	case "ln", "link":
+		kind = "link"
+	case "cat", "head", "tail", "less", "more", "base64", "xxd", "od", "strings", "nl", "bat", "source", ".":
+		kind = "read"
+	default:
+		if _, ok := effectTable[name]; !ok {
+			return
+		}
+		kind = "write"
+	}
+	e.tree(kind, Word{Text: ".", Literal: true, Parts: []string{"."}}, e.c.Via[len(e.c.Via)-1]+" "+name, true)
 }
 
 type effects struct {
@@ -556,8 +585,6 @@ func (e *effects) perl(args []Word, texts []string) {
 		}
 	}
 }
-
-func (e *effects) interp(name string, args []Word, texts []string) {}
 
 // tar -x writes the archive's members into -C DIR (or .): a vague write
 // of the whole tree. tar -c writes the archive (-f).

@@ -147,6 +147,9 @@ EOF`,
 		`git restore b`,
 		`git -C .gitwarrant rm -q loops/fix.loop.md`,
 		`git stash -q`,
+		`find .gitwarrant -type f | xargs rm`,
+		`find . -name fix.loop.md -exec rm {} \;`,
+		`echo .git/hooks/pre-commit | xargs -n1 chmod +x`,
 	} {
 		dir := t.TempDir()
 		prep := exec.Command(bash, "--norc", "-c", setup)
