@@ -22,7 +22,8 @@ func TestWordsMatchBash(t *testing.T) {
 		`'{a,b}'`, `\{a,b}`, `{a..}`, `{1..a}`, `*.go`, `.git/hooks/pre-*`, `"*".go`, `\*.go`, `.gi?`, `.gi[t]`,
 		`[`, `$'\x2e'git/{hooks,config}`, `"\$HOME"`, `"a\"b"`, "\"\\`\"", `'it'\''s'`, `$'it\'s'`, `a\ b`,
 		`"$(cat <<'EOF'` + "\nfix: a\n\nbody\nEOF\n" + `)"`, `{-1..1}`, `{a,b}\ c`, `$'\x41\x42'{1,2}`, `--opt={a,b}`,
-		`x=~/a`, `\$'x'`,
+		`x=~/a`, `\$'x'`, `"$(echo a  b)"`, `"$(printf 'x\ty\n\n')"`, `"$(echo -n 'a\tb')"`, `"$(cat <<< 'h s')"`,
+		`"$(echo -e 'a\tb')"`, `"$(printf %s x)"`,
 	}
 	for _, w := range words {
 		src := `printf '%s\0' ` + w

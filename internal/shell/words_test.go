@@ -37,6 +37,9 @@ func TestWordsUnquoting(t *testing.T) {
 		{`echo '~'/x`, "~/x"},
 		{"echo \"$(cat <<'EOF'\nfix: a\n\nbody\nEOF\n)\"", "fix: a\n\nbody"},
 		{"echo \"x $(cat <<EOF\nplain\nEOF\n)\"", "x plain"},
+		{`echo "$(echo a b)"`, "a b"},
+		{`echo "$(printf 'git push\n\n')"`, "git push"},
+		{`echo "$(cat <<< main)"`, "main"},
 	} {
 		w := firstArg(t, c.src)
 		if w.Text != c.text || !w.Literal {
