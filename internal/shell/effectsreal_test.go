@@ -74,6 +74,9 @@ func covered(rel string, effs []Effect) bool {
 // and checks that every path it created, changed or removed is among the
 // clause's effects: no written path goes unnamed.
 func TestEffectsMatchRealCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs bash and real commands a few hundred times")
+	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("bash not installed")
