@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 
 	"github.com/gitwarrant/gitwarrant/internal/compile"
+	"github.com/gitwarrant/gitwarrant/internal/features"
 )
 
 // Options say what install wires.
@@ -30,17 +31,14 @@ type Options struct {
 	Block   string
 	// Hook holds the Claude Code hook command lines; nil skips the hook.
 	Hook *HookCommands
-	// MCP adds gitwarrant's server to .mcp.json.
+	// MCP adds gitwarrant's server to .mcp.json; honoured only once the
+	// server exists (features.MCP).
 	MCP bool
 	// GitHooks installs the pre-commit and commit-msg hooks.
 	GitHooks bool
 	// Version is gitwarrant's version, for the pre-commit framework's rev.
 	Version string
 }
-
-// MCPServer is the .mcp.json entry install writes. Bare "gitwarrant" works
-// for anyone who clones the repository with gitwarrant on PATH.
-var MCPServer = mcpServer{Command: "gitwarrant", Args: []string{"mcp"}}
 
 // PlanInstall reads and checks every file install would touch and returns
 // the changes, writing nothing.
@@ -54,7 +52,7 @@ func PlanInstall(o Options) (*Plan, error) {
 			return nil, err
 		}
 	}
-	if o.MCP {
+	if o.MCP && features.MCP {
 		if err := p.planMCP(true); err != nil {
 			return nil, err
 		}
@@ -139,18 +137,42 @@ func (p *Plan) planUncontext(targets []compile.Target) error {
 	return nil
 }
 
-// planSettings adds (or updates in place) gitwarrant's PreToolUse and
-// PostToolUse groups in .claude/settings.json.
+// planSettings adds gitwarrant's PreToolUse and PostToolUse groups to
+// .claude/settings.json. A gitwarrant entry already there — hand-written,
+// pinned, with another timeout — is kept as it is and reported; with
+// --loop or --strict (Explicit) the PreToolUse entry is changed: replaced
+// when it is install's own, else only its command is rewritten.
 func (p *Plan) planSettings(h *HookCommands) error {
 	d, existed, err := loadJSON(p.Root, SettingsPath)
 	if err != nil {
 		return err
 	}
-	orig := d.data
+	orig, _, _, _ := fileState(filepath.Join(p.Root, filepath.FromSlash(SettingsPath)))
 	for _, eg := range h.groups() {
-		out, err := addHookGroup(d, eg.event, eg.group)
-		if err != nil {
-			return err
+		post := eg.event == "PostToolUse"
+		group, cmdNode, text := existingEntry(d, eg.event, post)
+		var out []byte
+		switch {
+		case group == nil:
+			if out, err = addHookGroup(d, eg.event, eg.group, !existed); err != nil {
+				return err
+			}
+		case post || !h.Explicit:
+			if base, _, _ := parseMarker(text); base != eg.group.Hooks[0].Command {
+				p.Notices = append(p.Notices, fmt.Sprintf("kept the gitwarrant hook already in %s (%s: %s)%s", SettingsPath, eg.event, text,
+					map[bool]string{true: "", false: "; pass --loop or --strict to change it"}[post]))
+			}
+			continue
+		default:
+			if c, ours := ourGroup(d.data[group.start:group.end]); ours {
+				g := eg.group
+				g.Hooks = append([]hookCmd(nil), g.Hooks...)
+				g.Hooks[0].Command += c.marker()
+				out, _ = d.replaceValue(group, g)
+			} else {
+				out = d.replaceCommand(cmdNode, eg.group.Hooks[0].Command)
+				p.Notices = append(p.Notices, fmt.Sprintf("changed the command of your own gitwarrant hook in %s (%s) to %s; its other settings are kept", SettingsPath, eg.event, eg.group.Hooks[0].Command))
+			}
 		}
 		if d, err = parseJSONDoc(SettingsPath, out); err != nil {
 			return fmt.Errorf("internal error editing %s: %v — please report it; nothing was written", SettingsPath, err)
@@ -160,22 +182,26 @@ func (p *Plan) planSettings(h *HookCommands) error {
 	return nil
 }
 
+// planUnsettings removes the groups install wrote (ourGroup). The file is
+// deleted only when a marker says install created it and nothing else is
+// left in it; a file that was there before install is never deleted.
 func (p *Plan) planUnsettings() error {
 	d, existed, err := loadJSON(p.Root, SettingsPath)
 	if err != nil || !existed {
 		return err
 	}
-	orig := d.data
-	changed := false
+	orig, _, _, _ := fileState(filepath.Join(p.Root, filepath.FromSlash(SettingsPath)))
+	changed, fileCreated := false, false
 	for _, event := range []string{"PostToolUse", "PreToolUse"} {
-		var removed bool
-		if d, removed, err = removeHookGroups(d, event); err != nil {
+		var removed, fc bool
+		if d, removed, fc, err = removeHookGroups(d, event); err != nil {
 			return err
 		}
 		changed = changed || removed
+		fileCreated = fileCreated || fc
 	}
 	if changed {
-		p.dropOrWriteJSON(SettingsPath, orig, d)
+		p.dropOrWriteJSON(SettingsPath, orig, d, fileCreated)
 	}
 	return nil
 }
@@ -202,7 +228,7 @@ func (p *Plan) planMCP(add bool) error {
 	if err != nil {
 		return err
 	}
-	p.dropOrWriteJSON(MCPPath, d.data, nd)
+	p.dropOrWriteJSON(MCPPath, d.data, nd, false)
 	return nil
 }
 
@@ -219,17 +245,22 @@ func (p *Plan) addJSON(rel string, old []byte, existed bool, out []byte) {
 	p.add(path, old, existed, mode, out)
 }
 
-// dropOrWriteJSON deletes a JSON file left as an empty object — install
-// created it, or it held only gitwarrant's entries — else writes it back.
-func (p *Plan) dropOrWriteJSON(rel string, old []byte, d *jsonDoc) {
+// dropOrWriteJSON deletes a JSON file install created (created) and that
+// is left as an empty object, else writes it back. A file left as "{}"
+// that install did not provably create stays, with a note.
+func (p *Plan) dropOrWriteJSON(rel string, old []byte, d *jsonDoc, created bool) {
 	path := filepath.Join(p.Root, filepath.FromSlash(rel))
 	mode := os.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	if len(d.root.items) == 0 && len(bytes.TrimSpace(d.data)) == 2 {
+	empty := len(d.root.items) == 0
+	if empty && created {
 		p.remove(path, old, mode)
 		return
+	}
+	if empty && bytes.Equal(bytes.TrimSpace(d.data), []byte("{}")) && !bytes.Equal(bytes.TrimSpace(old), []byte("{}")) {
+		p.Notices = append(p.Notices, fmt.Sprintf("left %s holding only {}: nothing shows that install created it; delete it if you do not need it", rel))
 	}
 	p.add(path, old, true, mode, d.data)
 }

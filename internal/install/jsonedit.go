@@ -41,6 +41,9 @@ type jsonDoc struct {
 // parseJSONDoc validates data with encoding/json (for its exact error
 // offsets) and then builds the span tree. The error names path:line:col.
 func parseJSONDoc(path string, data []byte) (*jsonDoc, error) {
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return nil, fmt.Errorf("%s:1:1: the file starts with a byte order mark (BOM), which JSON does not allow; save it as UTF-8 without a BOM, then run install again — nothing was written", path)
+	}
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
 		var se *json.SyntaxError

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
 )
 
 // Change is one planned file edit. install and uninstall first plan every
@@ -121,52 +123,22 @@ func applyOne(c Change) error {
 		pruneEmptyDirs(filepath.Dir(c.Path))
 		return nil
 	}
-	return writeAtomic(c.Path, c.New, c.Mode)
+	return fsx.WriteAtomic(c.Path, c.New, c.Mode)
 }
 
 func undo(c Change) {
 	if c.RenameFrom != "" {
 		_ = os.Rename(c.Path, c.RenameFrom)
 		if c.Existed {
-			_ = writeAtomic(c.Path, c.Old, c.Mode)
+			_ = fsx.WriteAtomic(c.Path, c.Old, c.Mode)
 		}
 		return
 	}
 	if c.Existed {
-		_ = writeAtomic(c.Path, c.Old, c.Mode)
+		_ = fsx.WriteAtomic(c.Path, c.Old, c.Mode)
 		return
 	}
 	_ = os.Remove(c.Path)
-}
-
-// writeAtomic writes data to a temporary file beside path and renames it
-// into place, so a reader never sees a half-written settings file.
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	if mode == 0 {
-		mode = 0o644
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".gitwarrant-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, mode)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		_ = os.Remove(tmp)
-	}
-	return werr
 }
 
 // pruneEmptyDirs removes dir and its parents while they are empty and are
