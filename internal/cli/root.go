@@ -48,6 +48,7 @@ func commands() []func(*App) *cobra.Command {
 		newCheckCmd,
 		newCompileCmd,
 		newDemoCmd,
+		newDoctorCmd,
 		newHookCmd,
 		newInitCmd,
 		newInstallCmd,

@@ -36,14 +36,19 @@ type Options struct {
 	MCP bool
 	// GitHooks installs the pre-commit and commit-msg hooks.
 	GitHooks bool
-	// Version is gitwarrant's version, for the pre-commit framework's rev.
-	Version string
+	// Bin is the absolute path of the gitwarrant binary, recorded in the
+	// per-clone git hooks ("" leaves them to PATH).
+	Bin string
+	// PreCommitStage is the stage name for the pre-commit framework's
+	// pre-commit hooks: "commit" before pre-commit 3.2, "pre-commit" from
+	// it; "" means "pre-commit".
+	PreCommitStage string
 }
 
 // PlanInstall reads and checks every file install would touch and returns
 // the changes, writing nothing.
 func PlanInstall(o Options) (*Plan, error) {
-	p := &Plan{Root: o.Root}
+	p := &Plan{Root: o.Root, bin: o.Bin}
 	if err := p.planContext(o.Targets, o.Block); err != nil {
 		return nil, err
 	}
@@ -58,7 +63,11 @@ func PlanInstall(o Options) (*Plan, error) {
 		}
 	}
 	if o.GitHooks {
-		if err := p.planGitHooks(o.Version); err != nil {
+		stage := o.PreCommitStage
+		if stage == "" {
+			stage = "pre-commit"
+		}
+		if err := p.planGitHooks(stage); err != nil {
 			return nil, err
 		}
 	}
@@ -265,37 +274,60 @@ func (p *Plan) dropOrWriteJSON(rel string, old []byte, d *jsonDoc, created bool)
 	p.add(path, old, true, mode, d.data)
 }
 
-// planGitHooks wires pre-commit and commit-msg through whoever owns the
-// hooks: the pre-commit framework (a snippet to add), lefthook (its
-// config), husky (its scripts), or else gitwarrant's own shims.
-func (p *Plan) planGitHooks(version string) error {
+// planGitHooks wires pre-commit and commit-msg through whoever owns each
+// hook (docs/install.md#git-hooks). husky: gitwarrant's line first in
+// .husky/<hook>. lefthook and the pre-commit framework: gitwarrant's
+// command in their committed configuration, and — where the manager has
+// not installed its own script for a hook in this clone — gitwarrant's
+// shim in the slot, so the gate is live now, not after the next `lefthook
+// install`. No manager: the shim, chaining a script already there. A gate
+// that cannot be wired becomes a manual step with the exact lines to add.
+func (p *Plan) planGitHooks(preCommitStage string) error {
 	g, err := resolveGit(p.Root)
 	if err != nil {
 		return err
 	}
-	if data, err := os.ReadFile(filepath.Join(g.workTree, preCommitConfig)); err == nil {
-		if !bytes.Contains(data, []byte(preCommitIDs["pre-commit"])) {
-			p.Snippets = append(p.Snippets, preCommitSnippet(version))
-			p.Notices = append(p.Notices, preCommitConfig+" found: the pre-commit framework owns the git hooks, so install left them alone; add the snippet printed on stdout")
+	if hd := g.huskyDir(); hd != "" {
+		for _, hook := range gitHookNames {
+			if err := p.planHusky(hd, hook); err != nil {
+				return err
+			}
 		}
 		return nil
 	}
+	configured := map[string]map[string]bool{}
 	if lf := findLefthook(g.workTree); lf != "" {
-		p.Notices = append(p.Notices, fmt.Sprintf("%s found: gitwarrant's hooks go through lefthook (run `lefthook install` if commit-msg is new to it)", p.rel(lf)))
-		return p.planLefthook(lf, gitHookNames)
+		if configured["lefthook"], err = p.planLefthook(lf); err != nil {
+			return err
+		}
+	}
+	if pc := filepath.Join(g.workTree, PreCommitConfig); fileExists(pc) {
+		if configured["pre-commit"], err = p.planPreCommit(pc, preCommitStage); err != nil {
+			return err
+		}
 	}
 	for _, hook := range gitHookNames {
-		var err error
-		if hd := g.huskyDir(); hd != "" {
-			err = p.planHusky(hd, hook)
-		} else {
-			err = p.planShim(g.hooksDir, hook)
-		}
+		slot, err := readHookFile(filepath.Join(g.hooksDir, hook))
 		if err != nil {
+			return err
+		}
+		owner := slotOwner(slot, hook)
+		if _, ok := configured[owner]; ok {
+			continue // the manager runs it: wired above, or a manual step says what to add
+		}
+		if configured["lefthook"] != nil && p.lefthookChanged {
+			p.Notices = append(p.Notices, fmt.Sprintf("lefthook has not installed its %s hook in this clone: gitwarrant's own hook runs until `lefthook install` does", hook))
+		}
+		if err := p.planShim(g.hooksDir, hook); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // planUngitHooks removes gitwarrant from every place install may have put
@@ -310,8 +342,8 @@ func (p *Plan) planUngitHooks() error {
 			return err
 		}
 	}
-	if data, err := os.ReadFile(filepath.Join(g.workTree, preCommitConfig)); err == nil && bytes.Contains(data, []byte(preCommitIDs["pre-commit"])) {
-		p.Notices = append(p.Notices, "remove the gitwarrant repo from "+preCommitConfig+" by hand: uninstall does not edit it")
+	if err := p.planUnpreCommit(filepath.Join(g.workTree, PreCommitConfig)); err != nil {
+		return err
 	}
 	for _, hook := range gitHookNames {
 		hd := g.huskyDir()

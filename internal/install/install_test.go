@@ -154,7 +154,7 @@ func TestInstallWithHusky(t *testing.T) {
 	git(t, root, "config", "core.hooksPath", ".husky/_")
 	installTwiceThenUninstall(t, root, testOptions(root), func() {
 		pc := read(t, filepath.Join(root, ".husky/pre-commit"))
-		if !strings.HasPrefix(pc, "touch '"+marker+"'\n") || !strings.Contains(pc, "gitwarrant hook pre-commit") {
+		if !strings.HasPrefix(pc, huskyLine("pre-commit", false)+"\ntouch '"+marker+"'") {
 			t.Fatalf(".husky/pre-commit: %q", pc)
 		}
 		if !strings.Contains(read(t, filepath.Join(root, ".husky/commit-msg")), `gitwarrant hook commit-msg "$1"`) {
@@ -184,9 +184,18 @@ pre-commit:
       run: npm run lint
 `
 
+// lefthookScript stands in for the script `lefthook install` puts in a
+// hook slot (the real one is tested with real lefthook in realtools_test.go).
+func lefthookScript(hook string) string {
+	return "#!/bin/sh\ncall_lefthook()\n{\n  lefthook \"$@\"\n}\ncall_lefthook run \"" + hook + "\" \"$@\"\n"
+}
+
 func TestInstallWithLefthook(t *testing.T) {
 	root := newRepo(t)
 	write(t, filepath.Join(root, "lefthook.yml"), userLefthook, 0o644)
+	for _, h := range []string{"pre-commit", "commit-msg"} {
+		write(t, filepath.Join(root, ".git/hooks", h), lefthookScript(h), 0o755)
+	}
 	installTwiceThenUninstall(t, root, testOptions(root), func() {
 		data := []byte(read(t, filepath.Join(root, "lefthook.yml")))
 		var doc map[string]struct {
@@ -203,37 +212,25 @@ func TestInstallWithLefthook(t *testing.T) {
 			!strings.Contains(doc["commit-msg"].Commands["gitwarrant-trailer"].Run, "gitwarrant hook commit-msg {1}") {
 			t.Fatalf("gitwarrant commands missing:\n%s", data)
 		}
-		if _, err := os.Stat(filepath.Join(root, ".git/hooks/pre-commit")); err == nil {
-			t.Fatal(".git/hooks written although lefthook owns them")
+		for _, h := range []string{"pre-commit", "commit-msg"} {
+			if read(t, filepath.Join(root, ".git/hooks", h)) != lefthookScript(h) {
+				t.Fatalf(".git/hooks/%s written although lefthook owns it", h)
+			}
 		}
 	})
 }
 
-func TestLefthookJobsListGetsASnippet(t *testing.T) {
+func TestLefthookFlowStyleIsAManualStep(t *testing.T) {
 	root := newRepo(t)
-	src := "pre-commit:\n  jobs:\n    - run: npm test\ncommit-msg:\n  jobs:\n    - run: commitlint\n"
+	src := "pre-commit: {jobs: [{run: npm test}]}\n"
 	write(t, filepath.Join(root, "lefthook.yml"), src, 0o644)
+	write(t, filepath.Join(root, ".git/hooks/pre-commit"), "#!/bin/sh\ncall_lefthook run \"pre-commit\" \"$@\" # lefthook\n", 0o755)
 	p := doInstall(t, testOptions(root))
-	if read(t, filepath.Join(root, "lefthook.yml")) != src {
-		t.Fatal("lefthook.yml edited although its shape is not one install edits")
+	if got := read(t, filepath.Join(root, "lefthook.yml")); !strings.HasPrefix(got, src) {
+		t.Fatalf("the flow-style pre-commit entry was edited:\n%s", got)
 	}
-	if len(p.Snippets) != 2 || !strings.Contains(p.Snippets[0], "gitwarrant hook pre-commit") {
-		t.Fatalf("want two snippets, got %q", p.Snippets)
-	}
-}
-
-func TestPreCommitFrameworkGetsASnippet(t *testing.T) {
-	root := newRepo(t)
-	write(t, filepath.Join(root, ".pre-commit-config.yaml"), "repos: []\n", 0o644)
-	write(t, filepath.Join(root, ".git/hooks/pre-commit"), "#!/bin/sh\n# pre-commit framework\n", 0o755)
-	o := testOptions(root)
-	before := read(t, filepath.Join(root, ".git/hooks/pre-commit"))
-	p := doInstall(t, o)
-	if read(t, filepath.Join(root, ".git/hooks/pre-commit")) != before {
-		t.Fatal("the pre-commit framework's hook was touched")
-	}
-	if len(p.Snippets) != 1 || !strings.Contains(p.Snippets[0], "id: gitwarrant-record") || !strings.Contains(p.Snippets[0], "rev: v0.1.0") {
-		t.Fatalf("snippet: %q", p.Snippets)
+	if len(p.Manual) != 1 || p.Manual[0].Hook != "pre-commit" || !strings.Contains(p.Manual[0].Lines, "gitwarrant hook pre-commit") {
+		t.Fatalf("want one manual step for pre-commit, got %+v", p.Manual)
 	}
 }
 
@@ -273,14 +270,14 @@ func TestSymlinkedHookIsChainedAndRestored(t *testing.T) {
 	})
 }
 
-// The repository's .pre-commit-hooks.yaml must offer the ids the printed
-// snippet names, running the commands the shims run.
-func TestPreCommitManifestMatchesSnippet(t *testing.T) {
+// The repository's .pre-commit-hooks.yaml offers the ids and runs the
+// commands of the local repo install adds to .pre-commit-config.yaml.
+func TestPreCommitManifestMatchesTheLocalRepo(t *testing.T) {
 	data, err := os.ReadFile("../../.pre-commit-hooks.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var hooks []struct {
+	type hookDef struct {
 		ID            string   `yaml:"id"`
 		Entry         string   `yaml:"entry"`
 		Language      string   `yaml:"language"`
@@ -288,22 +285,30 @@ func TestPreCommitManifestMatchesSnippet(t *testing.T) {
 		PassFilenames bool     `yaml:"pass_filenames"`
 		AlwaysRun     bool     `yaml:"always_run"`
 	}
-	if err := yaml.Unmarshal(data, &hooks); err != nil {
+	var manifest []hookDef
+	if err := yaml.Unmarshal(data, &manifest); err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]bool{}
-	for _, h := range hooks {
-		stage := h.Stages[0]
-		if len(h.Stages) != 1 || preCommitIDs[stage] != h.ID || h.Entry != "gitwarrant hook "+stage ||
-			h.Language != "golang" || !h.AlwaysRun || h.PassFilenames != (stage == "commit-msg") {
-			t.Errorf("manifest hook %+v does not match the snippet and shims", h)
-		}
-		got[h.ID] = true
-		if !strings.Contains(preCommitSnippet("1.0.0"), "id: "+h.ID) {
-			t.Errorf("snippet lacks %s", h.ID)
-		}
+	var local []struct {
+		Repo  string    `yaml:"repo"`
+		Hooks []hookDef `yaml:"hooks"`
 	}
-	if len(got) != 2 {
-		t.Fatalf("want 2 hooks, got %v", got)
+	if err := yaml.Unmarshal([]byte(preCommitBlock("pre-commit")), &local); err != nil || len(local) != 1 || local[0].Repo != "local" {
+		t.Fatalf("local repo block: %v %+v", err, local)
+	}
+	if len(manifest) != 2 || len(local[0].Hooks) != 2 {
+		t.Fatalf("want 2 hooks in each, got %d and %d", len(manifest), len(local[0].Hooks))
+	}
+	for i, h := range manifest {
+		l := local[0].Hooks[i]
+		stage := h.Stages[0]
+		if len(h.Stages) != 1 || PreCommitIDs[stage] != h.ID || h.Entry != "gitwarrant hook "+stage ||
+			h.Language != "golang" || !h.AlwaysRun || h.PassFilenames != (stage == "commit-msg") {
+			t.Errorf("manifest hook %+v does not match the shims", h)
+		}
+		if l.ID != h.ID || l.Entry != h.Entry || l.Language != "system" || l.AlwaysRun != h.AlwaysRun ||
+			l.PassFilenames != h.PassFilenames || len(l.Stages) != 1 || l.Stages[0] != stage {
+			t.Errorf("local hook %+v does not match manifest hook %+v", l, h)
+		}
 	}
 }

@@ -48,9 +48,25 @@ type Plan struct {
 	Changes []Change
 	// Notices are printed to stderr: things install did not do and why.
 	Notices []string
-	// Snippets are printed to stdout: exact text the user must add by hand
-	// to a file a hook manager owns.
-	Snippets []string
+	// Manual are the gates install could not wire by itself, each with the
+	// exact lines to add; install exits 1 when there are any, unless the
+	// user passed --allow-manual.
+	Manual []ManualStep
+
+	bin             string // the gitwarrant binary the per-clone shims call
+	lefthookChanged bool
+}
+
+// ManualStep is one gate install left to the user.
+type ManualStep struct {
+	Hook  string // the git hook: pre-commit, commit-msg
+	File  string // the file to edit, relative to the root
+	Why   string // why install did not do it
+	Lines string // exactly what to add
+}
+
+func (p *Plan) manual(hook, file, why, lines string) {
+	p.Manual = append(p.Manual, ManualStep{Hook: hook, File: file, Why: why, Lines: lines})
 }
 
 // fileState reads path, reporting absence as (nil, false, 0).

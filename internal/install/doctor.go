@@ -1,0 +1,345 @@
+package install
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/features"
+)
+
+// The doctor proves each gate live in this clone, or says exactly what is
+// wrong and how to fix it (docs/install.md#doctor). This file holds the
+// checks of what install wires — git hooks through whichever manager owns
+// them, the Claude Code hook, .mcp.json; the command adds the project's own
+// (loops, record, signers).
+
+// Status is a check's outcome.
+type Status string
+
+const (
+	Live Status = "live" // the gate runs gitwarrant
+	OK   Status = "ok"   // not a gate, and fine
+	Warn Status = "warn" // works, but something is off
+	Fail Status = "FAIL" // not live, or broken
+)
+
+// Check is one line of the doctor's table.
+type Check struct {
+	Name   string // what is checked: "git pre-commit hook", "Claude Code hook", …
+	Status Status
+	Detail string // what was found, with the file (and line) it is in
+	Fix    string // what to do, when Status is Warn or Fail
+	// Gate is set for checks of a gate install wires: install's exit
+	// status follows them.
+	Gate bool
+}
+
+// DoctorEnv is where the checks look.
+type DoctorEnv struct {
+	Root   string              // the project's root (work tree)
+	Getenv func(string) string // PATH and HOME come from here
+}
+
+// lookPath finds name on the PATH of env, like the shell a hook runs in.
+func (e DoctorEnv) lookPath(name string) (string, bool) {
+	if strings.ContainsRune(name, '/') {
+		return name, isExecutable(name)
+	}
+	for _, dir := range filepath.SplitList(e.Getenv("PATH")) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if isExecutable(p) {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0
+}
+
+// Diagnose runs the checks of what install wires. gitHooks and claude say
+// which surfaces to check (install skips the ones it was told to leave).
+func Diagnose(env DoctorEnv, gitHooks, claude bool) []Check {
+	var out []Check
+	if gitHooks {
+		out = append(out, diagnoseGitHooks(env)...)
+	}
+	if claude {
+		out = append(out, diagnoseClaude(env)...)
+	}
+	return append(out, diagnoseMCP(env)...)
+}
+
+func diagnoseGitHooks(env DoctorEnv) []Check {
+	g, err := resolveGit(env.Root)
+	if err != nil {
+		return []Check{{Name: "git hooks", Status: Fail, Detail: err.Error(), Fix: "run gitwarrant inside a git work tree", Gate: true}}
+	}
+	rel := func(p string) string {
+		if r, err := filepath.Rel(g.workTree, p); err == nil && !strings.HasPrefix(r, "..") {
+			return filepath.ToSlash(r)
+		}
+		return p
+	}
+	var out []Check
+	for _, h := range gitHookNames {
+		c := Check{Name: "git " + h + " hook", Gate: true}
+		c.Status, c.Detail, c.Fix = diagnoseHook(env, g, h, rel)
+		out = append(out, c)
+	}
+	return out
+}
+
+// diagnoseHook follows what git will run for hook: the script in the
+// effective hooks directory (core.hooksPath honoured, as git resolves it),
+// then whatever that script hands over to.
+func diagnoseHook(env DoctorEnv, g *gitLayout, hook string, rel func(string) string) (Status, string, string) {
+	reinstall := "run `gitwarrant install` (it puts the hook back)"
+	onPath := func(via string) (Status, string, string) {
+		if _, ok := env.lookPath("gitwarrant"); !ok {
+			return Fail, via + " runs `gitwarrant` by name, and gitwarrant is not on PATH", "install it (" + InstallHint + ") and put it on PATH"
+		}
+		return Live, via + " runs gitwarrant", ""
+	}
+	if hd := g.huskyDir(); hd != "" {
+		slot := filepath.Join(g.hooksDir, hook)
+		if !isExecutable(slot) || !fileExists(filepath.Join(g.hooksDir, "h")) {
+			return Fail, fmt.Sprintf("core.hooksPath is %s but husky's %s is missing", g.hooksPath, rel(slot)), "run `npx husky` (husky's install), then " + reinstall
+		}
+		script := filepath.Join(hd, hook)
+		data, err := os.ReadFile(script)
+		if err != nil || !bytes.Contains(data, []byte("gitwarrant hook "+hook)) {
+			return Fail, rel(script) + " does not run gitwarrant", reinstall
+		}
+		if at := huskyInsertAt(data); !bytes.HasPrefix(data[at:], []byte(guarded(hook))) {
+			st, d, f := onPath(rel(script))
+			if st == Live {
+				return Warn, rel(script) + " runs gitwarrant, but not first: an earlier `exit` skips it", reinstall + " to move it first"
+			}
+			return st, d, f
+		}
+		return onPath(rel(script))
+	}
+	path := filepath.Join(g.hooksDir, hook)
+	where := rel(path)
+	if g.hooksPath != "" {
+		where += " (core.hooksPath " + g.hooksPath + ")"
+	}
+	slot, err := readHookFile(path)
+	if err != nil {
+		return Fail, err.Error(), reinstall
+	}
+	if !slot.exists {
+		return Fail, "no " + hook + " hook at " + where, reinstall
+	}
+	if !isExecutable(path) {
+		return Fail, where + " is not executable, so git does not run it", "chmod +x " + rel(path)
+	}
+	switch slotOwner(slot, hook) {
+	case "gitwarrant":
+		if bin := recordedBin(slot.data); bin != "" && isExecutable(bin) {
+			return Live, where + " runs " + bin, ""
+		}
+		if _, ok := env.lookPath("gitwarrant"); ok {
+			return Live, where + " runs gitwarrant from PATH (the binary install recorded is gone)", ""
+		}
+		return Fail, where + " finds no gitwarrant: the recorded binary is gone and none is on PATH", "install gitwarrant (" + InstallHint + "), then " + reinstall
+	case "lefthook":
+		lf := findLefthook(g.workTree)
+		if lf == "" {
+			return Fail, where + " is lefthook's, and there is no lefthook config", reinstall
+		}
+		data, _ := os.ReadFile(lf)
+		if !lefthookRuns(data, hook) {
+			return Fail, where + " is lefthook's, and " + rel(lf) + " does not run gitwarrant for " + hook, reinstall
+		}
+		return onPath(where + " → lefthook → " + rel(lf))
+	case "pre-commit":
+		pc := filepath.Join(g.workTree, PreCommitConfig)
+		data, _ := os.ReadFile(pc)
+		if !preCommitRuns(data)[hook] {
+			return Fail, where + " is the pre-commit framework's, and " + PreCommitConfig + " does not run gitwarrant for " + hook, reinstall
+		}
+		return onPath(where + " → pre-commit → " + PreCommitConfig)
+	}
+	if slot.symlink {
+		return Fail, where + " is a symlink to a script gitwarrant does not know", reinstall + " (it chains the script)"
+	}
+	if bytes.Contains(slot.data, []byte("gitwarrant hook "+hook)) {
+		return onPath(where + " (hand-written)")
+	}
+	return Fail, where + " does not run gitwarrant", reinstall + " (it chains this script, which keeps running first)"
+}
+
+// recordedBin reads the binary path install recorded in a shim.
+func recordedBin(data []byte) string {
+	for _, l := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(l, "gitwarrant='"); ok {
+			return strings.ReplaceAll(strings.TrimSuffix(v, "'"), `'\''`, "'")
+		}
+	}
+	return ""
+}
+
+// claudeSettingsFiles are the settings files Claude Code reads, project
+// first (docs/hook-protocol.md#claude-code-hooks).
+func claudeSettingsFiles(env DoctorEnv) [][2]string {
+	files := [][2]string{
+		{SettingsPath, filepath.Join(env.Root, ".claude", "settings.json")},
+		{".claude/settings.local.json", filepath.Join(env.Root, ".claude", "settings.local.json")},
+	}
+	if home := env.Getenv("HOME"); home != "" {
+		files = append(files, [2]string{"~/.claude/settings.json", filepath.Join(home, ".claude", "settings.json")})
+	}
+	return files
+}
+
+func diagnoseClaude(env DoctorEnv) []Check {
+	var out []Check
+	var entry, entryFile string
+	var entryHook map[string]json.RawMessage
+	for _, f := range claudeSettingsFiles(env) {
+		data, err := os.ReadFile(f[1])
+		if err != nil {
+			continue
+		}
+		if len(bytes.TrimSpace(data)) == 0 {
+			data = []byte("{}")
+		}
+		d, err := parseJSONDoc(f[0], data)
+		if err != nil {
+			out = append(out, Check{Name: "Claude Code settings", Status: Fail, Detail: err.Error(), Fix: "fix the file by hand", Gate: true})
+			continue
+		}
+		if v, _ := d.root.member("disableAllHooks"); v != nil && string(d.data[v.start:v.end]) == "true" {
+			out = append(out, Check{Name: "Claude Code hooks enabled", Status: Fail, Gate: true,
+				Detail: d.where(v) + `: "disableAllHooks": true — Claude Code runs no hook, so the gate never runs`,
+				Fix:    `remove "disableAllHooks" from ` + f[0]})
+		}
+		if entry == "" {
+			if g, cmd, text := existingEntry(d, "PreToolUse", false); g != nil {
+				entry, entryFile = text, f[0]
+				_ = cmd
+				var grp struct {
+					Hooks []map[string]json.RawMessage `json:"hooks"`
+				}
+				_ = json.Unmarshal(d.data[g.start:g.end], &grp)
+				for _, h := range grp.Hooks {
+					var c string
+					_ = json.Unmarshal(h["command"], &c)
+					if c == text {
+						entryHook = h
+					}
+				}
+			}
+		}
+	}
+	c := Check{Name: "Claude Code hook", Gate: true}
+	switch {
+	case entry == "":
+		c.Status, c.Detail, c.Fix = Fail, "no gitwarrant PreToolUse hook in .claude/settings.json, settings.local.json or ~/.claude/settings.json", "run `gitwarrant install`"
+	default:
+		base, _, _ := parseMarker(entry)
+		if _, ok := env.lookPath("gitwarrant"); !ok {
+			c.Status, c.Detail = Fail, entryFile+": the hook runs `gitwarrant` by name, and gitwarrant is not on PATH"
+			c.Fix = "install it (" + InstallHint + ") and put it on PATH"
+			if pinned(base) {
+				c.Detail += " (the pinned hook blocks every tool call until it is)"
+			}
+		} else {
+			c.Status, c.Detail = Live, entryFile+": "+summarizeCommand(base)
+		}
+	}
+	out = append(out, c)
+	if entry != "" && pinned(entry) && string(entryHook["onFailure"]) != `"block"` {
+		out = append(out, Check{Name: "Claude Code hook on failure", Status: Warn,
+			Detail: entryFile + `: the pinned hook has no "onFailure": "block", so a hook that crashes or times out lets the call through (Claude Code 2.1.295 and later honour the key)`,
+			Fix:    `add "onFailure": "block" next to its command, or run ` + "`gitwarrant install --loop …`/`--strict` again"})
+	}
+	return out
+}
+
+// pinned reports whether a hook command pins the gate (--loop, --strict).
+func pinned(cmd string) bool {
+	_, args, ok := strings.Cut(cmd, "gitwarrant hook claude")
+	if !ok {
+		return false
+	}
+	args, _, _ = strings.Cut(args, "||")
+	return strings.Contains(args, "--loop") || strings.Contains(args, "--strict")
+}
+
+// summarizeCommand is the gitwarrant part of a hook command.
+func summarizeCommand(cmd string) string {
+	_, args, ok := strings.Cut(cmd, "gitwarrant hook claude")
+	if !ok {
+		return cmd
+	}
+	args, _, _ = strings.Cut(args, "||")
+	s := "gitwarrant hook claude" + strings.TrimRight(args, " ")
+	if !pinned(cmd) {
+		s += " (unpinned)"
+	}
+	return s
+}
+
+func diagnoseMCP(env DoctorEnv) []Check {
+	data, err := os.ReadFile(filepath.Join(env.Root, MCPPath))
+	if err != nil {
+		return nil
+	}
+	d, err := parseJSONDoc(MCPPath, data)
+	if err != nil {
+		return []Check{{Name: "MCP servers", Status: Fail, Detail: err.Error(), Fix: "fix the file by hand"}}
+	}
+	servers, _ := d.root.member("mcpServers")
+	if servers == nil || servers.kind != '{' {
+		return nil
+	}
+	var out []Check
+	for _, it := range servers.items {
+		var srv struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		}
+		_ = json.Unmarshal(d.data[it.val.start:it.val.end], &srv)
+		if srv.Command == "" {
+			continue // a remote (url) server: nothing to resolve here
+		}
+		c := Check{Name: "MCP server " + it.key}
+		if filepath.Base(srv.Command) == "gitwarrant" && len(srv.Args) > 0 && srv.Args[0] == "mcp" && !features.MCP {
+			c.Status, c.Detail = Fail, d.where(it.val)+": `gitwarrant mcp` does not exist in this version, so Claude Code shows a failing server"
+			c.Fix = "remove the server from " + MCPPath + " (`gitwarrant uninstall --no-hook --no-git-hooks` does)"
+			out = append(out, c)
+			continue
+		}
+		if _, ok := env.lookPath(srv.Command); ok {
+			c.Status, c.Detail = OK, d.where(it.val)+": "+srv.Command+" resolves"
+		} else {
+			c.Status, c.Detail = Fail, d.where(it.val)+": command "+srv.Command+" is not on PATH, so Claude Code shows a failing server"
+			c.Fix = "install " + srv.Command + ", or remove the server from " + MCPPath
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// GateFailures are the gate checks that are not live.
+func GateFailures(cs []Check) []Check {
+	var out []Check
+	for _, c := range cs {
+		if c.Gate && c.Status == Fail {
+			out = append(out, c)
+		}
+	}
+	return out
+}
