@@ -34,7 +34,7 @@ func TestApplyKeepsContentOutsideTheBlock(t *testing.T) {
 		{"new file", "", "", ""},
 		{"content ending in newline", "# Mine\n\nhand-written\n", "# Mine\n\nhand-written\n\n", ""},
 		{"content without final newline", "hand-written", "hand-written\n\n", ""},
-		{"content ending in blank line", "hand-written\n\n", "hand-written\n\n", ""},
+		{"content ending in blank line", "hand-written\n\n", "hand-written\n\n\n", ""},
 		{"block in the middle", "top\n\n" + old + "\nbottom  \n\ttabbed\n", "top\n\n", "\nbottom  \n\ttabbed\n"},
 		{"block first", old + "after\n", "", "after\n"},
 		{"old begin text from another version", "x\n<!-- gitwarrant:begin (v0) -->\nold\n<!-- gitwarrant:end -->\ny\n", "x\n", "y\n"},
@@ -142,7 +142,7 @@ func TestApplyRejectsAMalformedBlock(t *testing.T) {
 }
 
 func TestRemoveRestoresTheOriginal(t *testing.T) {
-	for _, orig := range []string{"", "mine\n", "# A\n\nB\n", "a\r\nb\r\n"} {
+	for _, orig := range []string{"", "mine\n", "# A\n\nB\n", "a\r\nb\r\n", "no final newline", "a\r\nno final CRLF", "ends in a blank line\n\n", "two\n\n\n"} {
 		withBlock, err := Apply([]byte(orig), sampleBlock)
 		if err != nil {
 			t.Fatal(err)
@@ -205,4 +205,33 @@ func FuzzApply(f *testing.F) {
 			t.Fatalf("second Apply: %v\n%q\n%q", err, got, again)
 		}
 	})
+}
+
+// A marker inside a fenced code block is documentation (a README showing
+// what install writes), not an orphan; a fence that never closes hides
+// nothing.
+func TestMarkerInAFencedCodeBlockIsDocumentation(t *testing.T) {
+	doc := "# Setup\n\n```markdown\n" + BeginMarker + "\n…\n```\n\n~~~\n" + EndMarker + "\n~~~\n"
+	got, err := Apply([]byte(doc), sampleBlock)
+	if err != nil {
+		t.Fatalf("a fenced marker was taken for a marker: %v", err)
+	}
+	if before, _ := outside(t, got); before != doc+"\n" {
+		t.Fatalf("the block did not go after the documentation:\n%s", got)
+	}
+	if again, err := Apply(got, sampleBlock); err != nil || !bytes.Equal(again, got) {
+		t.Fatalf("second Apply: %v\n%s", err, again)
+	}
+	if back, _, _ := Remove(got); string(back) != doc {
+		t.Fatalf("Remove: %q", back)
+	}
+	// An unclosed fence before a real block does not hide it.
+	open := "```\nunclosed\n" + sampleBlock
+	if got, err := Apply([]byte(open), sampleBlock); err != nil || !bytes.Equal(got, []byte(open)) {
+		t.Fatalf("an unclosed fence hid the block: %v\n%s", err, got)
+	}
+	// An orphan outside a fence is still an error.
+	if _, err := Apply([]byte("```\nx\n```\n"+EndMarker+"\n"), sampleBlock); err == nil {
+		t.Fatal("an orphaned end marker after a fence was accepted")
+	}
 }
