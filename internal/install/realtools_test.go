@@ -83,11 +83,11 @@ func managerCycle(t *testing.T, root, marker string, extra func()) {
 	}
 	installed := snapshot(t, root)
 	if out, errs, code := gw(t, root, "install"); code != 0 || !strings.Contains(out, "install: nothing to change") {
-		t.Fatalf("second install: exit %d\n%s%s", code, out, errs)
+		t.Errorf("second install: exit %d\n%s%s", code, out, errs)
 	}
 	sameSnapshot(t, "second install", installed, snapshot(t, root))
 	if out, errs, code := gw(t, root, "doctor"); code != 0 {
-		t.Fatalf("doctor after install: exit %d\n%s%s", code, out, errs)
+		t.Errorf("doctor after install: exit %d\n%s%s", code, out, errs)
 	}
 	if extra != nil {
 		extra()
@@ -169,12 +169,12 @@ func TestRealLefthook1CommandsForm(t *testing.T) {
 	managerCycle(t, root, marker, func() {
 		s := read(t, filepath.Join(root, ".claude/settings.json"))
 		if !strings.Contains(s, `"command": "gitwarrant hook claude --loop release", "timeout": 20`) || strings.Count(s, "gitwarrant hook claude\"") > 0 {
-			t.Fatalf("the hand-written pinned hook was not kept as it was:\n%s", s)
+			t.Errorf("the hand-written pinned hook was not kept as it was:\n%s", s)
 		}
 		got := read(t, filepath.Join(root, "lefthook.yml"))
 		if !strings.HasPrefix(got, "# lefthook: keep this comment\npre-commit:\n  parallel: false\n  commands:\n    # gitwarrant:begin pre-commit") ||
 			!strings.Contains(got, "    # the user's own check\n    lint:\n") {
-			t.Fatalf("lefthook.yml not edited in place, comments and order kept:\n%s", got)
+			t.Errorf("lefthook.yml not edited in place, comments and order kept:\n%s", got)
 		}
 	})
 }
@@ -192,11 +192,11 @@ func TestRealLefthook2JobsForm(t *testing.T) {
 	managerCycle(t, root, marker, func() {
 		got := read(t, filepath.Join(root, "lefthook.yml"))
 		if !strings.HasPrefix(got, "pre-commit:\n  jobs:\n    # gitwarrant:begin pre-commit") || !strings.Contains(got, "\ncommit-msg:\n  jobs:\n    - name: gitwarrant-trailer") {
-			t.Fatalf("lefthook.yml: want gitwarrant's jobs in the jobs: form:\n%s", got)
+			t.Errorf("lefthook.yml: want gitwarrant's jobs in the jobs: form:\n%s", got)
 		}
 		out := run(t, root, lefthook, "dump")
 		if !strings.Contains(out, "gitwarrant hook pre-commit") || !strings.Contains(out, "gitwarrant hook commit-msg") {
-			t.Fatalf("lefthook 2 does not see gitwarrant's jobs:\n%s", out)
+			t.Errorf("lefthook 2 does not see gitwarrant's jobs:\n%s", out)
 		}
 	})
 }
@@ -214,11 +214,11 @@ func TestRealHusky9(t *testing.T) {
 	write(t, filepath.Join(root, ".husky/pre-commit"), "touch '"+marker+"'\n# nothing staged for the linter: done\nexit 0\nnpm test", 0o644)
 	managerCycle(t, root, marker, func() {
 		pc := read(t, filepath.Join(root, ".husky/pre-commit"))
-		if !strings.HasPrefix(pc, huskyLine("pre-commit", false)+"\ntouch ") {
-			t.Fatalf(".husky/pre-commit: gitwarrant's line is not first:\n%s", pc)
+		if first := strings.SplitN(pc, "\n", 2)[0]; !strings.Contains(first, "gitwarrant hook pre-commit") {
+			t.Errorf(".husky/pre-commit: gitwarrant's line is not first:\n%s", pc)
 		}
 		if read(t, filepath.Join(root, ".mcp.json")) != mcp {
-			t.Fatal(".mcp.json changed: there is no MCP server to add")
+			t.Error(".mcp.json changed: there is no MCP server to add")
 		}
 	})
 }
@@ -242,10 +242,10 @@ func TestRealPreCommitFramework(t *testing.T) {
 	managerCycle(t, root, marker, func() {
 		got := read(t, filepath.Join(root, ".pre-commit-config.yaml"))
 		if !strings.HasPrefix(got, "# pre-commit, offline\nrepos:\n  # gitwarrant:begin repo") || !strings.HasSuffix(got, cfg[len("# pre-commit, offline\nrepos:\n"):]) {
-			t.Fatalf(".pre-commit-config.yaml not edited in place:\n%s", got)
+			t.Errorf(".pre-commit-config.yaml not edited in place:\n%s", got)
 		}
 		if l, err := os.Readlink(filepath.Join(root, "CLAUDE.md")); err != nil || l != "AGENTS.md" {
-			t.Fatalf("CLAUDE.md is no longer a symlink to AGENTS.md: %q %v", l, err)
+			t.Errorf("CLAUDE.md is no longer a symlink to AGENTS.md: %q %v", l, err)
 		}
 		// The framework refuses an unstaged config; the user commits it.
 		git(t, root, "add", ".pre-commit-config.yaml")
