@@ -15,17 +15,28 @@ import (
 // ships 3.0.4). A tool that is missing skips its test, saying how to get
 // it; CI has them all.
 
+// skipOrFail skips a test whose tool is missing — or fails it in CI, where
+// .ci/run sets GITWARRANT_REQUIRE_HOOKTOOLS so a missing tool cannot pass
+// as a skip.
+func skipOrFail(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("GITWARRANT_REQUIRE_HOOKTOOLS") != "" {
+		t.Fatalf(format, args...)
+	}
+	t.Skipf(format, args...)
+}
+
 // hookTool returns the path of a tool under $GITWARRANT_HOOKTOOLS (rel may
 // be a glob), or skips.
 func hookTool(t *testing.T, sub, rel, install string) string {
 	t.Helper()
 	dir := os.Getenv("GITWARRANT_HOOKTOOLS")
 	if dir == "" {
-		t.Skipf("GITWARRANT_HOOKTOOLS is not set: run .ci/run, or `npm install --prefix <dir>/%s %s` and set GITWARRANT_HOOKTOOLS=<dir>", sub, install)
+		skipOrFail(t, "GITWARRANT_HOOKTOOLS is not set: run .ci/run, or `npm install --prefix <dir>/%s %s` and set GITWARRANT_HOOKTOOLS=<dir>", sub, install)
 	}
 	matches, _ := filepath.Glob(filepath.Join(dir, sub, rel))
 	if len(matches) == 0 {
-		t.Skipf("%s is missing: `npm install --prefix %s %s` (or run .ci/run)", filepath.Join(dir, sub, rel), filepath.Join(dir, sub), install)
+		skipOrFail(t, "%s is missing: `npm install --prefix %s %s` (or run .ci/run)", filepath.Join(dir, sub, rel), filepath.Join(dir, sub), install)
 	}
 	return matches[0]
 }
@@ -36,7 +47,7 @@ func systemTool(t *testing.T, name, install string) string {
 	t.Helper()
 	p, err := exec.LookPath(name)
 	if err != nil {
-		t.Skipf("%s is not installed: %s (or run .ci/run)", name, install)
+		skipOrFail(t, "%s is not installed: %s (or run .ci/run)", name, install)
 	}
 	return p
 }
