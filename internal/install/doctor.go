@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/features"
+	"github.com/gitwarrant/gitwarrant/internal/protect"
 )
 
 // The doctor proves each gate live in this clone, or says exactly what is
@@ -95,6 +96,28 @@ func diagnoseGitHooks(env DoctorEnv) []Check {
 		c := Check{Name: "git " + h + " hook", Gate: true}
 		c.Status, c.Detail, c.Fix = diagnoseHook(env, g, h, rel)
 		out = append(out, c)
+	}
+	return append(out, diagnoseSwitches(env)...)
+}
+
+// hookSwitchNames are the environment variables that can switch a hook
+// manager's hooks off (judged by protect.HookSwitch, the list the gate
+// denies an agent to set).
+var hookSwitchNames = []string{"HUSKY", "HUSKY_SKIP_HOOKS", "LEFTHOOK", "LEFTHOOK_EXCLUDE", "LEFTHOOK_SKIP", "SKIP", "PRE_COMMIT_SKIP", "PRE_COMMIT_ALLOW_NO_CONFIG"}
+
+// diagnoseSwitches fails when this shell's environment switches the hooks
+// off: every commit from it skips the gate.
+func diagnoseSwitches(env DoctorEnv) []Check {
+	var out []Check
+	for _, n := range hookSwitchNames {
+		v := env.Getenv(n)
+		if v == "" {
+			continue
+		}
+		if why, hit := protect.HookSwitch(n, v); hit {
+			out = append(out, Check{Name: "hook switches", Status: Fail, Gate: true,
+				Detail: n + "=" + v + " is set in this environment: " + why, Fix: "unset " + n})
+		}
 	}
 	return out
 }
@@ -193,9 +216,9 @@ func recordedBin(data []byte) string {
 // claudeSettingsFiles are the settings files Claude Code reads, project
 // first (docs/hook-protocol.md#claude-code-hooks).
 func claudeSettingsFiles(env DoctorEnv) [][2]string {
-	files := [][2]string{
-		{SettingsPath, filepath.Join(env.Root, ".claude", "settings.json")},
-		{".claude/settings.local.json", filepath.Join(env.Root, ".claude", "settings.local.json")},
+	var files [][2]string
+	for _, rel := range protect.ClaudeSettingsFiles {
+		files = append(files, [2]string{rel, filepath.Join(env.Root, filepath.FromSlash(rel))})
 	}
 	if home := env.Getenv("HOME"); home != "" {
 		files = append(files, [2]string{"~/.claude/settings.json", filepath.Join(home, ".claude", "settings.json")})

@@ -46,6 +46,8 @@ func TestDoctorNamesEachFailure(t *testing.T) {
 	expectFail("binary missing from PATH", "FAIL  Claude Code hook     .claude/settings.json: the hook runs `gitwarrant` by name, and gitwarrant is not on PATH",
 		func() { t.Setenv("PATH", strings.Join(filepath.SplitList(path)[1:], string(os.PathListSeparator))) },
 		func() { t.Setenv("PATH", path) })
+	expectFail("a switch in the environment", "LEFTHOOK=0 is set in this environment",
+		func() { t.Setenv("LEFTHOOK", "0") }, func() { t.Setenv("LEFTHOOK", "") })
 	local := filepath.Join(root, ".claude/settings.local.json")
 	expectFail("disableAllHooks", `.claude/settings.local.json:1:21: "disableAllHooks": true`,
 		func() { write(t, local, `{"disableAllHooks": true}`, 0o644) },

@@ -64,9 +64,9 @@ func resolveGit(root string) (*gitLayout, error) {
 func (g *gitLayout) huskyDir() string {
 	hp := filepath.ToSlash(filepath.Clean(g.hooksPath))
 	switch {
-	case hp == ".husky/_" || strings.HasSuffix(hp, "/.husky/_"):
+	case hp == HuskyDir+"/_" || strings.HasSuffix(hp, "/"+HuskyDir+"/_"):
 		return filepath.Dir(g.absHooksPath())
-	case hp == ".husky" || strings.HasSuffix(hp, "/.husky"):
+	case hp == HuskyDir || strings.HasSuffix(hp, "/"+HuskyDir):
 		return g.absHooksPath()
 	}
 	return ""

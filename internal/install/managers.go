@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gitwarrant/gitwarrant/internal/protect"
 	"gopkg.in/yaml.v3"
 )
 
@@ -18,11 +19,17 @@ import (
 // whole lines placed by the YAML parser's positions, so the rest of the
 // file keeps its bytes, comments and order, and uninstall cuts the block.
 
-// LefthookFiles are lefthook's config file names, in its lookup order.
-var LefthookFiles = []string{"lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml"}
+// The hook managers' files come from the one list self-protection guards
+// (internal/protect), so install never writes a file the gate leaves open.
+var (
+	// LefthookFiles are lefthook's config file names, in its lookup order.
+	LefthookFiles = protect.LefthookFiles
+	// HuskyDir is husky's directory of user scripts.
+	HuskyDir = protect.HuskyDir
+)
 
 // PreCommitConfig is the pre-commit framework's config file.
-const PreCommitConfig = ".pre-commit-config.yaml"
+const PreCommitConfig = protect.PreCommitConfig
 
 // PreCommitIDs are the hook ids gitwarrant's pre-commit framework hooks use,
 // here and in the repository's .pre-commit-hooks.yaml; lefthook commands

@@ -8,12 +8,14 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/hook"
+	"github.com/gitwarrant/gitwarrant/internal/protect"
 )
 
-// Paths of the JSON files install edits, relative to the root.
-const (
-	SettingsPath = ".claude/settings.json"
-	MCPPath      = ".mcp.json"
+// Paths of the JSON files install edits, relative to the root — the ones
+// self-protection guards (internal/protect).
+var (
+	SettingsPath = protect.ClaudeSettingsFiles[0]
+	MCPPath      = protect.MCPConfigFile
 )
 
 // The matcher, timeout and command lines come from the hook package, which
