@@ -312,3 +312,73 @@ func TestPreCommitManifestMatchesTheLocalRepo(t *testing.T) {
 		}
 	}
 }
+
+// --loop/--strict change an entry only when given: install's own entry is
+// replaced (keeping its created= marker, so uninstall still removes it and
+// the file), a hand-written one gets only its command rewritten.
+func TestExplicitPinChangesTheEntry(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, ".claude/settings.json")
+	o := Options{Root: root, Hook: NewHookCommands("", false)}
+	doInstall(t, o)
+	o.Hook = NewHookCommands("release", true)
+	doInstall(t, o)
+	s := read(t, path)
+	if !strings.Contains(s, "--loop release --strict") || !strings.Contains(s, `"onFailure": "block"`) || strings.Count(s, "# gitwarrant:install") != 2 {
+		t.Fatalf("install's entry not re-pinned in place:\n%s", s)
+	}
+	o.Hook = NewHookCommands("", false)
+	if p := doInstall(t, o); len(p.Changes) != 0 {
+		t.Fatalf("install without flags changed the pinned entry: %+v", p.Changes)
+	}
+	p, err := PlanUninstall(UninstallOptions{Root: root, KeepMCP: true, KeepGitHooks: true})
+	if err != nil || p.Apply() != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Fatalf("the settings file install created was left:\n%s", read(t, path))
+	}
+
+	hand := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "gitwarrant hook claude", "timeout": 5}]}]}}`
+	write(t, path, hand, 0o644)
+	o.Hook = NewHookCommands("release", false)
+	doInstall(t, o)
+	s = read(t, path)
+	if !strings.Contains(s, `"matcher": "Bash", "hooks": [{"type": "command", "command": "command -v gitwarrant`) || !strings.Contains(s, `--loop release || {`) || !strings.Contains(s, `"timeout": 5}`) {
+		t.Fatalf("the hand-written entry did not keep its shape with the new command:\n%s", s)
+	}
+}
+
+// Entries older versions wrote carry no marker; uninstall still finds them
+// by their exact shape.
+func TestUninstallRemovesEntriesOlderVersionsWrote(t *testing.T) {
+	root := t.TempDir()
+	legacy := "{\n  \"permissions\": {},\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": " + yamlQuote(NewHookCommands("", false).Pre) + ",\n            \"timeout\": 30\n          }\n        ]\n      }\n    ]\n  }\n}\n"
+	write(t, filepath.Join(root, ".claude/settings.json"), legacy, 0o644)
+	p, err := PlanUninstall(UninstallOptions{Root: root, KeepMCP: true, KeepGitHooks: true})
+	if err != nil || p.Apply() != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, filepath.Join(root, ".claude/settings.json")); got != "{\n  \"permissions\": {}\n}\n" {
+		t.Fatalf("legacy entry not removed:\n%s", got)
+	}
+}
+
+// A husky line an older version appended at the end moves first.
+func TestHuskyLineAppendedByAnOlderVersionMovesFirst(t *testing.T) {
+	root := newRepo(t)
+	write(t, filepath.Join(root, ".husky/_/h"), huskyH, 0o644)
+	git(t, root, "config", "core.hooksPath", ".husky/_")
+	old := "#!/bin/sh\nnpm test\n" + guarded("pre-commit") + " # " + shimMarker + "\n"
+	write(t, filepath.Join(root, ".husky/pre-commit"), old, 0o755)
+	o := testOptions(root)
+	o.Targets, o.Hook = nil, nil
+	doInstall(t, o)
+	if got := read(t, filepath.Join(root, ".husky/pre-commit")); got != "#!/bin/sh\n"+huskyLine("pre-commit", false)+"\nnpm test\n" {
+		t.Fatalf("got %q", got)
+	}
+	doUninstall(t, root)
+	if got := read(t, filepath.Join(root, ".husky/pre-commit")); got != "#!/bin/sh\nnpm test\n" {
+		t.Fatalf("after uninstall: %q", got)
+	}
+}
