@@ -185,6 +185,16 @@ func diagnoseHook(env DoctorEnv, g *gitLayout, hook string, rel func(string) str
 		if !lefthookRuns(data, hook) {
 			return Fail, where + " is lefthook's, and " + rel(lf) + " does not run gitwarrant for " + hook, reinstall
 		}
+		switch lefthookResolves(env, slot.data, g.workTree) {
+		case Fail:
+			return Fail, where + " is lefthook's script, and it finds no lefthook (not on PATH, not in node_modules, not where it was installed from): it prints “Can't find lefthook in PATH” and the commit goes through without the gate", "install lefthook (npm install --save-dev lefthook) or put it on PATH"
+		case Warn:
+			st, d, f := onPath(where + " → lefthook → " + rel(lf))
+			if st == Live {
+				return Warn, d + ", but lefthook itself is only reachable through a package runner (yarn, pnpm, go tool, …), which doctor does not run", "check that `lefthook version` works in this shell"
+			}
+			return st, d, f
+		}
 		return onPath(where + " → lefthook → " + rel(lf))
 	case "pre-commit":
 		pc := filepath.Join(g.workTree, PreCommitConfig)
@@ -201,6 +211,37 @@ func diagnoseHook(env DoctorEnv, g *gitLayout, hook string, rel func(string) str
 		return onPath(where + " (hand-written)")
 	}
 	return Fail, where + " does not run gitwarrant", reinstall + " (it chains this script, which keeps running first)"
+}
+
+// lefthookResolves says whether lefthook's hook script will find a lefthook
+// binary, trying what the script tries: $LEFTHOOK_BIN, lefthook on PATH, the
+// absolute path lefthook 2 writes in, node_modules in the work tree. Live
+// when one is there; Warn when only a package runner could provide it;
+// Fail when nothing can, and the script lets the commit through.
+func lefthookResolves(env DoctorEnv, script []byte, workTree string) Status {
+	if b := env.Getenv("LEFTHOOK_BIN"); b != "" && isExecutable(b) {
+		return Live
+	}
+	if _, ok := env.lookPath("lefthook"); ok {
+		return Live
+	}
+	for _, f := range strings.Fields(string(script)) {
+		if strings.HasPrefix(f, "/") && strings.HasSuffix(f, "/lefthook") && isExecutable(f) {
+			return Live
+		}
+	}
+	for _, pattern := range []string{"node_modules/lefthook-*/bin/lefthook", "node_modules/@evilmartians/lefthook/bin/*/lefthook",
+		"node_modules/@evilmartians/lefthook-installer/bin/lefthook", "node_modules/lefthook/bin/index.js"} {
+		if m, _ := filepath.Glob(filepath.Join(workTree, pattern)); len(m) > 0 {
+			return Live
+		}
+	}
+	for _, runner := range []string{"go", "bundle", "yarn", "pnpm", "swift", "mint", "uv", "composer", "mise", "devbox"} {
+		if _, ok := env.lookPath(runner); ok {
+			return Warn
+		}
+	}
+	return Fail
 }
 
 // recordedBin reads the binary path install recorded in a shim.

@@ -141,10 +141,12 @@ func (p *Plan) planShim(dir, hook string) error {
 }
 
 // planUnshim removes gitwarrant's shim and moves a chained original back.
-func (p *Plan) planUnshim(dir, hook string) error {
+// managerRuns reports whether a hook manager's configuration still
+// configures this hook once uninstall has cut gitwarrant's lines.
+func (p *Plan) planUnshim(dir, hook string, managerRuns func(owner string) bool) error {
 	path := filepath.Join(dir, hook)
 	cur, err := readHookFile(path)
-	if err != nil || !cur.exists {
+	if err != nil {
 		return err
 	}
 	chained := path + ChainSuffix
@@ -152,11 +154,35 @@ func (p *Plan) planUnshim(dir, hook string) error {
 	if err != nil {
 		return err
 	}
+	// A hook manager that installs its own script into a slot moves what
+	// was there aside — lefthook to <hook>.old, the pre-commit framework to
+	// <hook>.legacy. gitwarrant's script found there is install's, and goes.
+	movedOurs := false
+	for _, suffix := range []string{".old", ".legacy"} {
+		aside, err := readHookFile(path + suffix)
+		if err != nil {
+			return err
+		}
+		if aside.exists && aside.ours() {
+			p.remove(path+suffix, aside.data, aside.mode)
+			movedOurs = movedOurs || suffix == ".old"
+		}
+	}
 	switch {
+	case !cur.exists:
 	case cur.ours() && prev.exists:
 		p.rename(chained, path, cur.data, true, cur.mode)
 	case cur.ours():
 		p.remove(path, cur.data, cur.mode)
+	case movedOurs && slotOwner(cur, hook) == "lefthook" && !managerRuns("lefthook"):
+		// lefthook put its script here in place of gitwarrant's, for a
+		// hook only gitwarrant's lines configured: it goes too, and the
+		// hook that was there before install comes back.
+		if prev.exists {
+			p.rename(chained, path, cur.data, true, cur.mode)
+		} else {
+			p.remove(path, cur.data, cur.mode)
+		}
 	case prev.exists:
 		p.Notices = append(p.Notices, fmt.Sprintf("left %s alone: the %s hook in front of it is not gitwarrant's shim any more", p.rel(chained), hook))
 	}

@@ -337,8 +337,9 @@ func (p *Plan) planUngitHooks() error {
 	if err != nil {
 		return err
 	}
+	var lefthookAfter []byte
 	if lf := findLefthook(g.workTree); lf != "" {
-		if err := p.planUnlefthook(lf); err != nil {
+		if lefthookAfter, err = p.planUnlefthook(lf); err != nil {
 			return err
 		}
 	}
@@ -355,7 +356,10 @@ func (p *Plan) planUngitHooks() error {
 		if hd == g.hooksDir {
 			continue // husky < 9: its scripts are the hooks dir
 		}
-		if err := p.planUnshim(g.hooksDir, hook); err != nil {
+		runs := func(owner string) bool {
+			return owner == "lefthook" && lefthookAfter != nil && lefthookConfigures(lefthookAfter, hook)
+		}
+		if err := p.planUnshim(g.hooksDir, hook, runs); err != nil {
 			return err
 		}
 	}

@@ -468,18 +468,30 @@ func (p *Plan) planLefthook(path string) (map[string]bool, error) {
 	return wired, nil
 }
 
-// planUnlefthook removes every marked block from lefthook's config.
-func (p *Plan) planUnlefthook(path string) error {
+// planUnlefthook removes every marked block from lefthook's config and
+// returns the config as it will be.
+func (p *Plan) planUnlefthook(path string) ([]byte, error) {
 	data, existed, mode, err := fileState(path)
 	if err != nil || !existed {
-		return err
+		return nil, err
 	}
 	out := data
 	for _, hook := range gitHookNames {
 		out, _ = cutBlock(out, hook)
 	}
 	p.add(path, data, true, mode, out)
-	return nil
+	return out, nil
+}
+
+// lefthookConfigures reports whether a lefthook config has an entry for
+// hook at all.
+func lefthookConfigures(data []byte, hook string) bool {
+	d, err := parseYAML(data)
+	if err != nil {
+		return true // unreadable: assume it does, and leave lefthook's script
+	}
+	k, _ := member(d.root, hook)
+	return k != nil
 }
 
 // ---- the pre-commit framework ----

@@ -182,6 +182,14 @@ func TestRealLefthook1CommandsForm(t *testing.T) {
 		if !strings.Contains(s, `"command": "gitwarrant hook claude --loop release", "timeout": 20`) || strings.Count(s, "gitwarrant hook claude\"") > 0 {
 			t.Errorf("the hand-written pinned hook was not kept as it was:\n%s", s)
 		}
+		// lefthook 1's script looks for lefthook on PATH: without it the
+		// hook does nothing, and doctor says so.
+		path := os.Getenv("PATH")
+		t.Setenv("PATH", strings.Join(filepath.SplitList(path)[1:], string(os.PathListSeparator)))
+		if out, _, code := gw(t, root, "doctor"); code != 1 || !strings.Contains(out, "it finds no lefthook") {
+			t.Errorf("doctor with lefthook unreachable: want exit 1 naming it, got %d:\n%s", code, out)
+		}
+		t.Setenv("PATH", path)
 		got := read(t, filepath.Join(root, "lefthook.yml"))
 		if !strings.HasPrefix(got, "# lefthook: keep this comment\npre-commit:\n  parallel: false\n  commands:\n    # gitwarrant:begin pre-commit") ||
 			!strings.Contains(got, "    # the user's own check\n    lint:\n") {
@@ -204,6 +212,16 @@ func TestRealLefthook2JobsForm(t *testing.T) {
 		got := read(t, filepath.Join(root, "lefthook.yml"))
 		if !strings.HasPrefix(got, "pre-commit:\n  jobs:\n    # gitwarrant:begin pre-commit") || !strings.Contains(got, "\ncommit-msg:\n  jobs:\n    - name: gitwarrant-trailer") {
 			t.Errorf("lefthook.yml: want gitwarrant's jobs in the jobs: form:\n%s", got)
+		}
+		// `lefthook install`, as the note asks: lefthook takes the
+		// commit-msg slot over (moving gitwarrant's script to commit-msg.old)
+		// and runs gitwarrant's job itself; uninstall still restores it all.
+		run(t, root, lefthook, "install")
+		if _, err := os.Stat(filepath.Join(root, ".git/hooks/commit-msg.old")); err != nil {
+			t.Errorf("lefthook did not move gitwarrant's commit-msg aside: %v", err)
+		}
+		if out, _, code := gw(t, root, "doctor"); code != 0 {
+			t.Errorf("doctor after lefthook install: exit %d\n%s", code, out)
 		}
 		out := run(t, root, lefthook, "dump")
 		if !strings.Contains(out, "gitwarrant hook pre-commit") || !strings.Contains(out, "gitwarrant hook commit-msg") {
