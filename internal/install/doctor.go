@@ -183,7 +183,7 @@ func diagnoseHook(env DoctorEnv, g *gitLayout, hook string, rel func(string) str
 		}
 		data, _ := os.ReadFile(lf)
 		if !lefthookRuns(data, hook) {
-			return Fail, where + " is lefthook's, and " + rel(lf) + " does not run gitwarrant for " + hook, reinstall
+			return Fail, where + " is lefthook's, and " + rel(lf) + " does not run gitwarrant for " + hook, "add gitwarrant's command to " + rel(lf) + ": `gitwarrant install` adds it, or prints the exact lines when it cannot"
 		}
 		switch lefthookResolves(env, slot.data, g.workTree) {
 		case Fail:
@@ -200,7 +200,7 @@ func diagnoseHook(env DoctorEnv, g *gitLayout, hook string, rel func(string) str
 		pc := filepath.Join(g.workTree, PreCommitConfig)
 		data, _ := os.ReadFile(pc)
 		if !preCommitRuns(data)[hook] {
-			return Fail, where + " is the pre-commit framework's, and " + PreCommitConfig + " does not run gitwarrant for " + hook, reinstall
+			return Fail, where + " is the pre-commit framework's, and " + PreCommitConfig + " does not run gitwarrant for " + hook, "add gitwarrant's local repo to " + PreCommitConfig + ": `gitwarrant install` adds it, or prints the exact lines when it cannot"
 		}
 		return onPath(where + " → pre-commit → " + PreCommitConfig)
 	}

@@ -455,8 +455,12 @@ func (p *Plan) planLefthook(path string) (map[string]bool, error) {
 			}
 		}
 		if err != nil {
+			form, jobs := "commands:", false
+			if d, perr := parseYAML(out); perr == nil && lefthookUsesJobs(d.root) {
+				form, jobs = "jobs:", true
+			}
 			p.manual(hook, p.rel(path), fmt.Sprintf("%s: install does not edit it automatically because %v", p.rel(path), err),
-				fmt.Sprintf("# in %s, under %s: → commands:\n%s", p.rel(path), hook, indentLines(lefthookEntry(hook, false), "    ")))
+				fmt.Sprintf("# in %s, first under %s: → %s\n%s", p.rel(path), hook, form, indentLines(lefthookEntry(hook, jobs), "    ")))
 			continue
 		}
 		out, wired[hook] = next, true
