@@ -2,9 +2,12 @@ package install
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gitwarrant/gitwarrant/internal/testkit"
 )
 
 // doctor says "live" after install, and names the exact failure after each
@@ -119,5 +122,31 @@ func TestManualGateExits1UnlessAllowManual(t *testing.T) {
 	out, errs, code = gw(t, root, "install", "--allow-manual")
 	if code != 0 || !strings.Contains(out, "not wired: the pre-commit gate") {
 		t.Fatalf("--allow-manual: want exit 0 with the lines, got %d:\n%s%s", code, out, errs)
+	}
+}
+
+// core.hooksPath set through an included config file: git runs the hooks
+// from there, so install writes them there, doctor checks them there, and
+// the guard protects that directory (all three ask git).
+func TestHooksPathFromAnIncludeAgreesEverywhere(t *testing.T) {
+	root := newProject(t)
+	write(t, filepath.Join(root, "shared.gitconfig"), "[core]\n\thooksPath = team-hooks\n", 0o644)
+	git(t, root, "config", "include.path", "../shared.gitconfig")
+	if out, errs, code := gw(t, root, "install"); code != 0 {
+		t.Fatalf("install: exit %d\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(read(t, filepath.Join(root, "team-hooks/pre-commit")), shimMarker) {
+		t.Fatal("install did not write the hook where git runs it")
+	}
+	if out, _, code := gw(t, root, "doctor"); code != 0 || !strings.Contains(out, "team-hooks/pre-commit") {
+		t.Fatalf("doctor: exit %d\n%s", code, out)
+	}
+	payload := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"` +
+		filepath.Join(root, "team-hooks", "pre-commit") + `","content":"#!/bin/sh\nexit 0\n"},"cwd":"` + root + `"}`
+	cmd := exec.Command(testkit.Binary(t), "hook", "claude")
+	cmd.Dir, cmd.Stdin = root, strings.NewReader(payload)
+	out, _ := cmd.Output()
+	if !strings.Contains(string(out), `"permissionDecision":"deny"`) && !strings.Contains(string(out), `"permissionDecision": "deny"`) {
+		t.Fatalf("the guard let an agent overwrite the hook in the included core.hooksPath:\n%s", out)
 	}
 }

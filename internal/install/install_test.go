@@ -3,6 +3,7 @@ package install
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -120,9 +121,16 @@ func TestInstallFromLinkedWorktreeUsesCommonHooks(t *testing.T) {
 	git(t, root, "worktree", "add", "-q", wt)
 	o := testOptions(wt)
 	o.Targets, o.Hook, o.MCP = nil, nil, false
+	o.Bin, _ = exec.LookPath("sh") // any executable stands in for the binary here
 	doInstall(t, o)
 	if !strings.Contains(read(t, filepath.Join(root, ".git/hooks/pre-commit")), shimMarker) {
 		t.Fatal("shim not in the common .git/hooks")
+	}
+	// doctor, run from the linked worktree, follows git to the same hooks.
+	for _, c := range Diagnose(DoctorEnv{Root: wt, Getenv: os.Getenv}, true, false) {
+		if c.Status != Live || !strings.Contains(c.Detail, filepath.Join(root, ".git/hooks")) {
+			t.Errorf("doctor from the linked worktree: %+v", c)
+		}
 	}
 	doUninstall(t, wt)
 	if _, err := os.Stat(filepath.Join(root, ".git/hooks/pre-commit")); err == nil {
