@@ -163,7 +163,8 @@ func (p *Plan) planSettings(h *HookCommands) error {
 		var out []byte
 		switch {
 		case group == nil:
-			if out, err = addHookGroup(d, eg.event, eg.group, !existed); err != nil {
+			file := created{file: !existed, empty: existed && len(bytes.TrimSpace(orig)) == 0}
+			if out, err = addHookGroup(d, eg.event, eg.group, file); err != nil {
 				return err
 			}
 		case post || !h.Explicit:
@@ -200,18 +201,25 @@ func (p *Plan) planUnsettings() error {
 		return err
 	}
 	orig, _, _, _ := fileState(filepath.Join(p.Root, filepath.FromSlash(SettingsPath)))
-	changed, fileCreated := false, false
+	changed, file := false, created{}
 	for _, event := range []string{"PostToolUse", "PreToolUse"} {
-		var removed, fc bool
+		var removed bool
+		var fc created
 		if d, removed, fc, err = removeHookGroups(d, event); err != nil {
 			return err
 		}
 		changed = changed || removed
-		fileCreated = fileCreated || fc
+		file.file, file.empty = file.file || fc.file, file.empty || fc.empty
 	}
-	if changed {
-		p.dropOrWriteJSON(SettingsPath, orig, d, fileCreated)
+	if !changed {
+		return nil
 	}
+	if file.empty && len(d.root.items) == 0 && bytes.HasPrefix(d.data, []byte("{}")) && len(bytes.TrimSpace(d.data[2:])) == 0 {
+		// The file held only whitespace, read as {}: it gets that back.
+		p.add(filepath.Join(p.Root, filepath.FromSlash(SettingsPath)), orig, true, settingsMode(p.Root), d.data[2:])
+		return nil
+	}
+	p.dropOrWriteJSON(SettingsPath, orig, d, file.file)
 	return nil
 }
 
@@ -252,6 +260,14 @@ func (p *Plan) addJSON(rel string, old []byte, existed bool, out []byte) {
 		old = nil
 	}
 	p.add(path, old, existed, mode, out)
+}
+
+// settingsMode is the settings file's permission bits (0644 when absent).
+func settingsMode(root string) os.FileMode {
+	if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(SettingsPath))); err == nil {
+		return fi.Mode().Perm()
+	}
+	return 0o644
 }
 
 // dropOrWriteJSON deletes a JSON file install created (created) and that

@@ -107,7 +107,7 @@ func TestWrongShapeIsAnError(t *testing.T) {
 	for _, src := range []string{`[]`, `{"hooks": []}`, `{"hooks": {"PreToolUse": {}}}`} {
 		d, err := parseJSONDoc("s.json", []byte(src))
 		if err == nil {
-			_, err = addHookGroup(d, "PreToolUse", hookGroup{Hooks: []hookCmd{{}}}, false)
+			_, err = addHookGroup(d, "PreToolUse", hookGroup{Hooks: []hookCmd{{}}}, created{})
 		}
 		if err == nil || !strings.Contains(err.Error(), "s.json:1:") {
 			t.Errorf("%s: want a positioned error, got %v", src, err)
@@ -123,7 +123,20 @@ func TestUninstallKeepsEmptyContainersTheUserHad(t *testing.T) {
 		"{\n  \"permissions\": {\"allow\": []},\n  \"hooks\": {}\n}",
 		"{\n  \"hooks\": {\n    \"PostToolUse\": []\n  }\n}\n",
 		`{"x": 1}`,
+		"",
+		"\n",
+		" \n\n",
 	} {
 		roundTrip(t, src)
+	}
+}
+
+// A settings file that starts with a byte order mark is refused, saying so.
+func TestSettingsWithABOMSaysBOM(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, ".claude/settings.json"), "\ufeff{}\n", 0o644)
+	_, err := PlanInstall(Options{Root: root, Hook: NewHookCommands("", false)})
+	if err == nil || !strings.Contains(err.Error(), "byte order mark (BOM)") || !strings.Contains(err.Error(), ".claude/settings.json:1:1") {
+		t.Fatalf("want an error naming the BOM, got %v", err)
 	}
 }

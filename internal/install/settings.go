@@ -80,13 +80,18 @@ func NewHookCommands(loop string, strict bool) *HookCommands {
 // those, on any clone, with no install state (docs/install.md#settings).
 const installMarker = "# gitwarrant:install"
 
-// created lists what an insertion created, in the marker's words.
-type created struct{ file, hooks, event bool }
+// created lists what an insertion created, in the marker's words. empty
+// says the file held only whitespace, which install read as {}: uninstall
+// gives the whitespace back.
+type created struct{ file, empty, hooks, event bool }
 
 func (c created) marker() string {
 	var parts []string
 	if c.file {
 		parts = append(parts, "file")
+	}
+	if c.empty {
+		parts = append(parts, "empty")
 	}
 	if c.hooks {
 		parts = append(parts, "hooks")
@@ -117,6 +122,8 @@ func parseMarker(cmd string) (base string, c created, ok bool) {
 			switch p {
 			case "file":
 				c.file = true
+			case "empty":
+				c.empty = true
 			case "hooks":
 				c.hooks = true
 			case "event":
@@ -298,9 +305,10 @@ func existingEntry(d *jsonDoc, event string, post bool) (group, cmd *jnode, text
 
 // addHookGroup puts group under hooks.<event>, creating missing containers
 // in one insertion. The command carries install's marker, naming what the
-// insertion created (fileCreated: the settings file itself).
-func addHookGroup(d *jsonDoc, event string, g hookGroup, fileCreated bool) ([]byte, error) {
-	c := created{file: fileCreated}
+// insertion created; file says how the file itself came to be (created,
+// or whitespace read as {}).
+func addHookGroup(d *jsonDoc, event string, g hookGroup, file created) ([]byte, error) {
+	c := created{file: file.file, empty: file.empty}
 	hooks, _, err := d.objectAt(d.root, "hooks", '{')
 	if err != nil {
 		return nil, err
@@ -326,9 +334,9 @@ func addHookGroup(d *jsonDoc, event string, g hookGroup, fileCreated bool) ([]by
 // removeHookGroups deletes every group install wrote under hooks.<event>
 // (ourGroup), then prunes exactly the containers its marker says install
 // created, when they are left empty. It returns the new document, whether
-// it removed anything, and whether a marker said install created the file.
-func removeHookGroups(d *jsonDoc, event string) (*jsonDoc, bool, bool, error) {
-	removed, fileCreated := false, false
+// it removed anything, and what the markers said about the file itself.
+func removeHookGroups(d *jsonDoc, event string) (*jsonDoc, bool, created, error) {
+	removed, fileCreated := false, created{}
 	for {
 		hooks, hi, err := d.objectAt(d.root, "hooks", '{')
 		if err != nil || hooks == nil {
@@ -348,7 +356,8 @@ func removeHookGroups(d *jsonDoc, event string) (*jsonDoc, bool, bool, error) {
 			return d, removed, fileCreated, nil
 		}
 		removed = true
-		fileCreated = fileCreated || c.file
+		fileCreated.file = fileCreated.file || c.file
+		fileCreated.empty = fileCreated.empty || c.empty
 		var out []byte
 		switch {
 		case len(arr.items) > 1 || !c.event:
