@@ -20,7 +20,6 @@ func newHookCmd(app *App) *cobra.Command {
 		Long: `Entry points for the hooks that install writes. You rarely run these by
 hand: Claude Code runs ` + "`gitwarrant hook claude`" + ` before each tool call, and git
 runs the git hooks around each commit.`,
-		Args: cobra.NoArgs,
 	}
 	for _, add := range hookSubcommands {
 		cmd.AddCommand(add(app))

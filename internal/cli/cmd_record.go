@@ -24,7 +24,6 @@ func newRecordCmd(app *App) *cobra.Command {
 		Long: `The record is one SHA-256 hash chain per writer (.gitwarrant/record/<branch>-<clone>.jsonl),
 each entry also committed to refs/gitwarrant/<writer>, and a docket
 record.jsonl read as one more chain.`,
-		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(newRecordAddCmd(app), newRecordLogCmd(app), newRecordVerifyCmd(app), newRecordPushCmd(app))
 	return cmd
