@@ -71,13 +71,12 @@ func runCheckCmd(app *App, o checkOptions, args []string) error {
 	}
 	res, entry, recErr := runCheck(p, checkRequest{Loop: l, Verb: verb, Target: target, Via: "cli", Record: !o.noRecord})
 	if recErr != nil {
-		// The verdict stands, but an unrecorded check must not look like a
-		// clean one: report it and exit 1 (fail toward the human). A script
-		// reading --json gets no verdict object to misread, only the error.
-		if !o.json {
-			printVerdict(app, l.Name, verb, target, res, o)
-		}
-		return &ExitError{Code: ExitError1, Err: recErr, Hint: "run `gitwarrant record verify` to see the state of the record"}
+		// An unrecorded check gives no verdict: stdout stays empty (no
+		// "ALLOW", no `allow` under -q, no JSON object), so a script that
+		// reads it cannot proceed on a check that left no trace. The
+		// error goes to stderr and the exit is 1 (fail toward the human).
+		return &ExitError{Code: ExitError1, Err: fmt.Errorf("%w — no verdict is given for a check that is not recorded", recErr),
+			Hint: "run `gitwarrant record verify` to see the state of the record"}
 	}
 	if o.json {
 		out := checkJSON{Loop: l.Name, Action: string(verb), Target: target, Verdict: string(res.Verdict),
