@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/spf13/cobra"
 )
@@ -70,6 +72,9 @@ func runCheckCmd(app *App, o checkOptions, args []string) error {
 		return err
 	}
 	res, entry, recErr := runCheck(p, checkRequest{Loop: l, Verb: verb, Target: target, Via: "cli", Record: !o.noRecord})
+	if errors.Is(recErr, gitx.ErrUnsupported) {
+		return &ExitError{Code: ExitError1, Err: recErr}
+	}
 	if recErr != nil {
 		// An unrecorded check gives no verdict: stdout stays empty (no
 		// "ALLOW", no `allow` under -q, no JSON object), so a script that

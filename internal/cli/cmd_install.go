@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/compile"
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/install"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/spf13/cobra"
@@ -71,6 +72,11 @@ func runInstall(app *App, o installOptions) error {
 	p, err := app.Project()
 	if err != nil {
 		return err
+	}
+	// Refused before anything is planned: the hooks install would put in
+	// place could never record here (docs/design.md#repositories-gitwarrant-refuses).
+	if _, err := gitx.Discover(p.Root); errors.Is(err, gitx.ErrUnsupported) {
+		return &ExitError{Code: ExitError1, Err: err}
 	}
 	ls, errs := loops.LoadDir(p.LoopsDir())
 	if len(errs) > 0 {

@@ -49,7 +49,10 @@ type Repo struct {
 
 // Discover finds the repository whose work tree contains dir, walking up.
 // A `.git` file (linked worktree, submodule) is followed; a submodule is
-// thus its own repository, as docs/design.md#the-record needs.
+// thus its own repository, as docs/design.md#the-record needs. A
+// repository gitwarrant cannot write safely (SHA-256 objects, reftable
+// refs) is an error wrapping ErrUnsupported, so nothing is ever written
+// to one.
 func Discover(dir string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -64,7 +67,11 @@ func Discover(dir string) (*Repo, error) {
 					return nil, err
 				}
 			}
-			return &Repo{WorkTree: d, GitDir: gitDir, CommonDir: commonDir(gitDir)}, nil
+			r := &Repo{WorkTree: d, GitDir: gitDir, CommonDir: commonDir(gitDir)}
+			if err := checkFormat(r.CommonDir); err != nil {
+				return nil, err
+			}
+			return r, nil
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
