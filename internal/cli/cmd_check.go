@@ -45,7 +45,7 @@ appended to the record unless --no-record is given.` + "\n" + ExitCodesHelp,
 		},
 	}
 	cmd.Flags().BoolVar(&o.noRecord, "no-record", false, "do not append the check to the record")
-	cmd.Flags().BoolVar(&o.json, "json", false, "print the result as JSON")
+	jsonFlag(cmd, &o.json)
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict")
 	return cmd
 }
@@ -89,10 +89,7 @@ func runCheckCmd(app *App, o checkOptions, args []string) error {
 		if entry != nil {
 			out.Seq, out.Hash = entry.Seq, entry.Hash
 		}
-		if err := writeJSON(app.IO.Out, out); err != nil {
-			return err
-		}
-		return Silent(res.Verdict.ExitCode())
+		return emitJSON(app, out, res.Verdict.ExitCode())
 	}
 	printVerdict(app, l.Name, verb, target, res, o)
 	return Silent(res.Verdict.ExitCode())

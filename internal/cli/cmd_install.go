@@ -20,6 +20,7 @@ type installOptions struct {
 	noGitHooks bool
 	targets    []string
 	index      bool
+	json       bool
 }
 
 func newInstallCmd(app *App) *cobra.Command {
@@ -61,6 +62,7 @@ Exit status:
 	f.BoolVar(&o.noGitHooks, "no-git-hooks", false, "do not install the git hooks")
 	f.StringSliceVar(&o.targets, "targets", nil, "context files to compile, comma-separated (default: all of "+strings.Join(fileTargetNames(), ",")+")")
 	f.BoolVar(&o.index, "index", false, "compile the compact tiered index instead of the full render")
+	jsonFlag(cmd, &o.json)
 	return cmd
 }
 
@@ -102,9 +104,15 @@ func runInstall(app *App, o installOptions) error {
 	if err := plan.Apply(); err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
 	}
+	tokens := 0
+	if len(targets) > 0 {
+		tokens = compile.Tokens(opts.Block)
+	}
+	if o.json {
+		return reportPlanJSON(app, plan, tokens)
+	}
 	reportPlan(app, "install", plan)
 	if len(targets) > 0 {
-		tokens := compile.Tokens(opts.Block)
 		fmt.Fprintf(app.IO.Err, "context: ~%d tokens per file", tokens)
 		if tokens > 3000 && !o.index {
 			fmt.Fprint(app.IO.Err, " — consider `gitwarrant install --index` to keep it small")
@@ -139,6 +147,35 @@ func pickTargets(names []string) ([]compile.Target, error) {
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// planJSON is the stable --json shape of install and uninstall.
+type planJSON struct {
+	Changes  []planChangeJSON `json:"changes"`
+	Snippets []string         `json:"snippets"` // text to add by hand to files a hook manager owns
+	Notices  []string         `json:"notices"`  // what was not done, and why
+	// ContextTokens is the approximate size of the compiled block in each
+	// context file (install only).
+	ContextTokens int `json:"context_tokens,omitempty"`
+}
+
+type planChangeJSON struct {
+	Action string `json:"action"` // created, updated, moved, removed
+	Path   string `json:"path"`   // relative to the repository root
+}
+
+// reportPlanJSON prints the plan as JSON; notices still go to stderr too.
+func reportPlanJSON(app *App, plan *install.Plan, tokens int) error {
+	out := planJSON{Changes: []planChangeJSON{}, Snippets: []string{}, Notices: []string{}, ContextTokens: tokens}
+	for _, c := range plan.Changes {
+		out.Changes = append(out.Changes, planChangeJSON{Action: c.Action(), Path: c.Rel})
+	}
+	out.Snippets = append(out.Snippets, plan.Snippets...)
+	out.Notices = append(out.Notices, plan.Notices...)
+	for _, n := range plan.Notices {
+		fmt.Fprintf(app.IO.Err, "note: %s\n", n)
+	}
+	return emitJSON(app, out, ExitOK)
 }
 
 // reportPlan prints what changed (stdout), then snippets the user must add

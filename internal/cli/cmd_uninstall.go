@@ -11,6 +11,7 @@ type uninstallOptions struct {
 	noMCP      bool
 	noGitHooks bool
 	targets    []string
+	json       bool
 }
 
 func newUninstallCmd(app *App) *cobra.Command {
@@ -40,6 +41,7 @@ Exit status:
 	f.BoolVar(&o.noMCP, "no-mcp", false, "leave the MCP server in place")
 	f.BoolVar(&o.noGitHooks, "no-git-hooks", false, "leave the git hooks in place")
 	f.StringSliceVar(&o.targets, "targets", nil, "context files to clean, comma-separated (default: all)")
+	jsonFlag(cmd, &o.json)
 	return cmd
 }
 
@@ -61,6 +63,9 @@ func runUninstall(app *App, o uninstallOptions) error {
 	}
 	if err := plan.Apply(); err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
+	}
+	if o.json {
+		return reportPlanJSON(app, plan, 0)
 	}
 	reportPlan(app, "uninstall", plan)
 	return nil
