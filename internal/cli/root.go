@@ -45,9 +45,42 @@ Exit status (every command):
 	// sees the whole tree (completion is a group: bash, zsh, fish, powershell).
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
-	requireCommand(root)
+	visit(root, func(c *cobra.Command) {
+		requireCommand(c)
+		hintArgs(c)
+	})
 	strictHelp(root)
 	return root
+}
+
+// visit calls f on c and every command below it.
+func visit(c *cobra.Command, f func(*cobra.Command)) {
+	f(c)
+	for _, sub := range c.Commands() {
+		visit(sub, f)
+	}
+}
+
+// hintArgs gives cobra's argument errors ("accepts 1 arg(s), received 0")
+// the command they are about and its usage line as the hint, as every
+// error of gitwarrant's own has one.
+func hintArgs(c *cobra.Command) {
+	check := c.Args
+	if check == nil || c.HasSubCommands() {
+		return
+	}
+	c.Args = func(c *cobra.Command, args []string) error {
+		err := check(c, args)
+		switch {
+		case err == nil:
+			return nil
+		case len(args) > 0 && strings.HasPrefix(err.Error(), "unknown command"):
+			// cobra.NoArgs words it as if a subcommand were misspelt.
+			return Usagef("usage: "+c.UseLine(), "%s takes no arguments (got %q)", name(c), strings.Join(args, " "))
+		default:
+			return Usagef("usage: "+c.UseLine(), "%s: %v", name(c), err)
+		}
+	}
 }
 
 // strictHelp makes `gitwarrant help <topic>` fail like the command it
@@ -86,9 +119,6 @@ func requireCommand(c *cobra.Command) {
 		c.Args = unknownCommand
 		c.RunE = missingCommand
 	}
-	for _, sub := range c.Commands() {
-		requireCommand(sub)
-	}
 }
 
 // unknownCommand rejects any positional argument of a group: cobra only
@@ -109,7 +139,15 @@ func unknownCommand(c *cobra.Command, args []string) error {
 
 // missingCommand is a group's run: reached only with no subcommand.
 func missingCommand(c *cobra.Command, _ []string) error {
-	return Usagef(subcommandHint(c), "%s needs a command", c.CommandPath())
+	if !c.HasParent() {
+		return Usagef(subcommandHint(c), "no command given")
+	}
+	return Usagef(subcommandHint(c), "%s needs a command", name(c))
+}
+
+// name is a command's path without the tool's name ("record verify").
+func name(c *cobra.Command) string {
+	return strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
 }
 
 func subcommandHint(c *cobra.Command) string {
