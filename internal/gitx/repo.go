@@ -54,6 +54,20 @@ type Repo struct {
 // refs) is an error wrapping ErrUnsupported, so nothing is ever written
 // to one.
 func Discover(dir string) (*Repo, error) {
+	r, err := Locate(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFormat(r.CommonDir); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Locate is Discover without the format check, for callers that only need
+// the repository's paths and write nothing through it: the hook's guard
+// protects a refused repository's hooks as well.
+func Locate(dir string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -67,11 +81,7 @@ func Discover(dir string) (*Repo, error) {
 					return nil, err
 				}
 			}
-			r := &Repo{WorkTree: d, GitDir: gitDir, CommonDir: commonDir(gitDir)}
-			if err := checkFormat(r.CommonDir); err != nil {
-				return nil, err
-			}
-			return r, nil
+			return &Repo{WorkTree: d, GitDir: gitDir, CommonDir: commonDir(gitDir)}, nil
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
