@@ -12,7 +12,7 @@ import (
 // NewRootCmd builds the command tree.
 func NewRootCmd(app *App) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "gitwarrant",
+		Use:   "gitwarrant <command>",
 		Short: "the permission layer and paper trail for AI agents in a Git repository",
 		Long: `gitwarrant — brief the agent, warrant the actions, keep the record.
 
@@ -118,6 +118,7 @@ func requireCommand(c *cobra.Command) {
 	if c.HasSubCommands() && c.Run == nil && c.RunE == nil {
 		c.Args = unknownCommand
 		c.RunE = missingCommand
+		c.DisableFlagsInUseLine = true // its usage is "<group> <command>"
 	}
 }
 
