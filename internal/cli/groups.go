@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -71,7 +72,7 @@ func strictHelp(root *cobra.Command) {
 				return Usagef(subcommandHint(c.Root()), "%v", err)
 			}
 			if err := unknownCommand(target, rest); err != nil {
-				return err
+				return Usagef(subcommandHint(target), "%v", errors.Unwrap(err)) // a person asked: exit 1
 			}
 			show(c, args)
 			return nil
@@ -94,6 +95,21 @@ func requireCommand(c *cobra.Command) {
 	}
 }
 
+// groupExitAnnotation, set on a group, is the exit status of a missing or
+// unknown command in it when 1 would not stop its caller: Claude Code
+// treats a hook's exit 1 as "go ahead" and only 2 as "block"
+// (docs/hook-protocol.md#claude-code-hooks).
+const groupExitAnnotation = "gitwarrant.group-exit"
+
+// groupError is a usage error with the group's exit status.
+func groupError(c *cobra.Command, format string, args ...any) error {
+	code := ExitError1
+	if v, err := strconv.Atoi(c.Annotations[groupExitAnnotation]); err == nil {
+		code = v
+	}
+	return &ExitError{Code: code, Err: fmt.Errorf(format, args...), Hint: subcommandHint(c)}
+}
+
 // unknownCommand rejects any positional argument of a group: cobra only
 // gets here when the first one named none of its subcommands.
 func unknownCommand(c *cobra.Command, args []string) error {
@@ -107,15 +123,15 @@ func unknownCommand(c *cobra.Command, args []string) error {
 	if s := c.SuggestionsFor(args[0]); len(s) > 0 {
 		msg += fmt.Sprintf(" — did you mean %s?", quoteOr(s))
 	}
-	return Usagef(subcommandHint(c), "%s", msg)
+	return groupError(c, "%s", msg)
 }
 
 // missingCommand is a group's run: reached only with no subcommand.
 func missingCommand(c *cobra.Command, _ []string) error {
 	if !c.HasParent() {
-		return Usagef(subcommandHint(c), "no command given")
+		return groupError(c, "no command given")
 	}
-	return Usagef(subcommandHint(c), "%s needs a command", name(c))
+	return groupError(c, "%s needs a command", name(c))
 }
 
 // name is a command's path without the tool's name ("record verify").
