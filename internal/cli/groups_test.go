@@ -9,6 +9,7 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/cli"
 	"github.com/gitwarrant/gitwarrant/internal/term"
+	"github.com/gitwarrant/gitwarrant/internal/testkit"
 	"github.com/spf13/cobra"
 )
 
@@ -19,10 +20,7 @@ import (
 // for success. A group added later is walked too, so one that prints help
 // and exits 0 fails here.
 func TestEveryGroupFailsClosed(t *testing.T) {
-	bin, err := exec.LookPath("gitwarrant") // set up by testscript.Main in TestMain
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := testkit.Binary(t) // built from cmd/gitwarrant
 	var io term.Streams
 	root := cli.NewRootCmd(&cli.App{IO: &io, Getenv: func(string) string { return "" }})
 	var groups []*cobra.Command

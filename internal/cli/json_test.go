@@ -9,6 +9,7 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/cli"
 	"github.com/gitwarrant/gitwarrant/internal/term"
+	"github.com/gitwarrant/gitwarrant/internal/testkit"
 	"github.com/spf13/cobra"
 )
 
@@ -36,10 +37,7 @@ var jsonCases = map[string]struct {
 // the one helper (same help text everywhere). A --json added to a command
 // without a case here fails the test.
 func TestEveryJSONOutputIsObjects(t *testing.T) {
-	bin, err := exec.LookPath("gitwarrant") // set up by testscript.Main in TestMain
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := testkit.Binary(t) // built from cmd/gitwarrant
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("needs git")
 	}
