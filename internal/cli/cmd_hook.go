@@ -21,11 +21,12 @@ func newHookCmd(app *App) *cobra.Command {
 hand: Claude Code runs ` + "`gitwarrant hook claude`" + ` before each tool call, and git
 runs the git hooks around each commit.
 
-Exit status of ` + "`gitwarrant hook`" + ` itself, with a missing or unknown command:
+Exit status of a usage error (a missing or unknown hook, a wrong argument
+or flag):
   2  Claude Code blocks the call, git refuses the commit (an older
      gitwarrant that does not know a newer hook's name must not let work
      through: Claude Code takes any other failure as "go ahead")`,
-		Annotations: map[string]string{groupExitAnnotation: "2"},
+		Annotations: map[string]string{usageExitAnnotation: "2"},
 	}
 	for _, add := range hookSubcommands {
 		cmd.AddCommand(add(app))

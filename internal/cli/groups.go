@@ -49,9 +49,9 @@ func hintArgs(c *cobra.Command) {
 			return nil
 		case len(args) > 0 && strings.HasPrefix(err.Error(), "unknown command"):
 			// cobra.NoArgs words it as if a subcommand were misspelt.
-			return Usagef("usage: "+c.UseLine(), "%s takes no arguments (got %q)", name(c), strings.Join(args, " "))
+			return usageError(c, "usage: "+c.UseLine(), "%s takes no arguments (got %q)", name(c), strings.Join(args, " "))
 		default:
-			return Usagef("usage: "+c.UseLine(), "%s: %v", name(c), err)
+			return usageError(c, "usage: "+c.UseLine(), "%s: %v", name(c), err)
 		}
 	}
 }
@@ -95,19 +95,29 @@ func requireCommand(c *cobra.Command) {
 	}
 }
 
-// groupExitAnnotation, set on a group, is the exit status of a missing or
-// unknown command in it when 1 would not stop its caller: Claude Code
-// treats a hook's exit 1 as "go ahead" and only 2 as "block"
+// usageExitAnnotation, set on a command, is the exit status of a usage
+// error (a missing or unknown command, a wrong argument or flag) in it or
+// any command below it, where 1 would not stop the caller: Claude Code
+// takes a hook's exit 1 as "go ahead" and only 2 as "block"
 // (docs/hook-protocol.md#claude-code-hooks).
-const groupExitAnnotation = "gitwarrant.group-exit"
+const usageExitAnnotation = "gitwarrant.usage-exit"
 
-// groupError is a usage error with the group's exit status.
-func groupError(c *cobra.Command, format string, args ...any) error {
+// usageError is a usage error with the exit status c's place in the tree
+// gives it: 1 unless c or a command above it says otherwise.
+func usageError(c *cobra.Command, hint, format string, args ...any) error {
 	code := ExitError1
-	if v, err := strconv.Atoi(c.Annotations[groupExitAnnotation]); err == nil {
-		code = v
+	for p := c; p != nil; p = p.Parent() {
+		if v, err := strconv.Atoi(p.Annotations[usageExitAnnotation]); err == nil {
+			code = v
+			break
+		}
 	}
-	return &ExitError{Code: code, Err: fmt.Errorf(format, args...), Hint: subcommandHint(c)}
+	return &ExitError{Code: code, Err: fmt.Errorf(format, args...), Hint: hint}
+}
+
+// groupError is a usage error of a group, hinting at its commands.
+func groupError(c *cobra.Command, format string, args ...any) error {
+	return usageError(c, subcommandHint(c), format, args...)
 }
 
 // unknownCommand rejects any positional argument of a group: cobra only

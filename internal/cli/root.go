@@ -33,7 +33,7 @@ Exit status (every command):
 	root.SetErr(app.IO.Err)
 	root.PersistentFlags().StringVar(&app.DirFlag, "dir", "", "project directory (default: $GITWARRANT_DIR, $DOCKET_DIR, or walk up from here)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return Usagef("run `"+c.CommandPath()+" --help`", "%v", err)
+		return usageError(c, "run `"+c.CommandPath()+" --help`", "%v", err)
 	})
 	for _, add := range commands() {
 		root.AddCommand(add(app))
