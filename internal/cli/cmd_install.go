@@ -13,6 +13,7 @@ import (
 )
 
 type installOptions struct {
+	json       bool
 	loop       string
 	strict     bool
 	noHook     bool
@@ -20,7 +21,6 @@ type installOptions struct {
 	noGitHooks bool
 	targets    []string
 	index      bool
-	json       bool
 }
 
 func newInstallCmd(app *App) *cobra.Command {
@@ -55,6 +55,7 @@ Exit status:
 		},
 	}
 	f := cmd.Flags()
+	jsonFlag(cmd, &o.json)
 	f.StringVar(&o.loop, "loop", "", "pin the Claude Code hook to one loop (every failure then asks)")
 	f.BoolVar(&o.strict, "strict", false, "make the hook ask when no loop covers a call")
 	f.BoolVar(&o.noHook, "no-hook", false, "do not add the Claude Code hook")
@@ -62,7 +63,6 @@ Exit status:
 	f.BoolVar(&o.noGitHooks, "no-git-hooks", false, "do not install the git hooks")
 	f.StringSliceVar(&o.targets, "targets", nil, "context files to compile, comma-separated (default: all of "+strings.Join(fileTargetNames(), ",")+")")
 	f.BoolVar(&o.index, "index", false, "compile the compact tiered index instead of the full render")
-	jsonFlag(cmd, &o.json)
 	return cmd
 }
 
@@ -149,6 +149,23 @@ func pickTargets(names []string) ([]compile.Target, error) {
 	return out, nil
 }
 
+// reportPlan prints what changed (stdout), then snippets the user must add
+// by hand (stdout) and notices (stderr).
+func reportPlan(app *App, verb string, plan *install.Plan) {
+	if len(plan.Changes) == 0 {
+		fmt.Fprintf(app.IO.Out, "%s: nothing to change\n", verb)
+	}
+	for _, c := range plan.Changes {
+		fmt.Fprintf(app.IO.Out, "%-8s %s\n", c.Action(), c.Rel)
+	}
+	for _, s := range plan.Snippets {
+		fmt.Fprintf(app.IO.Out, "\n%s", s)
+	}
+	for _, n := range plan.Notices {
+		fmt.Fprintf(app.IO.Err, "note: %s\n", n)
+	}
+}
+
 // planJSON is the stable --json shape of install and uninstall.
 type planJSON struct {
 	Changes  []planChangeJSON `json:"changes"`
@@ -176,21 +193,4 @@ func reportPlanJSON(app *App, plan *install.Plan, tokens int) error {
 		fmt.Fprintf(app.IO.Err, "note: %s\n", n)
 	}
 	return emitJSON(app, out, ExitOK)
-}
-
-// reportPlan prints what changed (stdout), then snippets the user must add
-// by hand (stdout) and notices (stderr).
-func reportPlan(app *App, verb string, plan *install.Plan) {
-	if len(plan.Changes) == 0 {
-		fmt.Fprintf(app.IO.Out, "%s: nothing to change\n", verb)
-	}
-	for _, c := range plan.Changes {
-		fmt.Fprintf(app.IO.Out, "%-8s %s\n", c.Action(), c.Rel)
-	}
-	for _, s := range plan.Snippets {
-		fmt.Fprintf(app.IO.Out, "\n%s", s)
-	}
-	for _, n := range plan.Notices {
-		fmt.Fprintf(app.IO.Err, "note: %s\n", n)
-	}
 }

@@ -7,11 +7,11 @@ import (
 )
 
 type uninstallOptions struct {
+	json       bool
 	noHook     bool
 	noMCP      bool
 	noGitHooks bool
 	targets    []string
-	json       bool
 }
 
 func newUninstallCmd(app *App) *cobra.Command {
@@ -37,11 +37,11 @@ Exit status:
 		},
 	}
 	f := cmd.Flags()
+	jsonFlag(cmd, &o.json)
 	f.BoolVar(&o.noHook, "no-hook", false, "leave the Claude Code hook in place")
 	f.BoolVar(&o.noMCP, "no-mcp", false, "leave the MCP server in place")
 	f.BoolVar(&o.noGitHooks, "no-git-hooks", false, "leave the git hooks in place")
 	f.StringSliceVar(&o.targets, "targets", nil, "context files to clean, comma-separated (default: all)")
-	jsonFlag(cmd, &o.json)
 	return cmd
 }
 
