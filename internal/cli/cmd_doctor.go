@@ -45,20 +45,21 @@ Exit status:
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			checks := runDoctor(app, true, true)
-			if o.json {
-				if err := writeJSON(app.IO.Out, doctorJSON(checks)); err != nil {
-					return err
-				}
-			} else {
-				printDoctor(app.IO.Out, checks)
-			}
+			code := ExitOK
 			if !allLive(checks) {
-				return Silent(ExitError1)
+				code = ExitError1
+			}
+			if o.json {
+				return emitJSON(app, doctorJSON(checks), code)
+			}
+			printDoctor(app.IO.Out, checks)
+			if code != ExitOK {
+				return Silent(code)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&o.json, "json", false, "print the checks as JSON")
+	jsonFlag(cmd, &o.json)
 	return cmd
 }
 

@@ -7,12 +7,14 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/compile"
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/install"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/spf13/cobra"
 )
 
 type installOptions struct {
+	json        bool
 	allowManual bool
 	loop        string
 	strict      bool
@@ -63,6 +65,7 @@ Exit status:
 		},
 	}
 	f := cmd.Flags()
+	jsonFlag(cmd, &o.json)
 	f.StringVar(&o.loop, "loop", "", "pin the Claude Code hook to one loop (every failure then asks)")
 	f.BoolVar(&o.strict, "strict", false, "make the hook ask when no loop covers a call")
 	f.BoolVar(&o.noHook, "no-hook", false, "do not add the Claude Code hook")
@@ -82,6 +85,11 @@ func runInstall(app *App, o installOptions) error {
 	p, err := app.Project()
 	if err != nil {
 		return err
+	}
+	// Refused before anything is planned: the hooks install would put in
+	// place could never record here (docs/design.md#repositories-gitwarrant-refuses).
+	if _, err := gitx.Discover(p.Root); errors.Is(err, gitx.ErrUnsupported) {
+		return &ExitError{Code: ExitError1, Err: err}
 	}
 	ls, errs := loops.LoadDir(p.LoopsDir())
 	if len(errs) > 0 {
@@ -110,27 +118,37 @@ func runInstall(app *App, o installOptions) error {
 	if err := plan.Apply(); err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
 	}
+	tokens := 0
+	if len(targets) > 0 {
+		tokens = compile.Tokens(opts.Block)
+	}
+	checks := runDoctor(app, !o.noGitHooks, !o.noHook)
+	verdict := installVerdict(o, plan, checks)
+	if o.json {
+		if err := reportPlanJSON(app, plan, tokens, checks); err != nil {
+			return err
+		}
+		return verdict
+	}
 	reportPlan(app, "install", plan)
 	if len(targets) > 0 {
-		tokens := compile.Tokens(opts.Block)
 		fmt.Fprintf(app.IO.Err, "context: ~%d tokens per file", tokens)
 		if tokens > 3000 && !o.index {
 			fmt.Fprint(app.IO.Err, " — consider `gitwarrant install --index` to keep it small")
 		}
 		fmt.Fprintln(app.IO.Err)
 	}
-	return installVerdict(app, o, plan)
-}
-
-// installVerdict prints the doctor's table and decides install's exit
-// status: 1 when a gate install wires is not live, or when a gate needs
-// lines added by hand (unless --allow-manual). Loops, record and signers
-// are the doctor's warnings here; they do not change the status.
-func installVerdict(app *App, o installOptions, plan *install.Plan) error {
-	checks := runDoctor(app, !o.noGitHooks, !o.noHook)
 	fmt.Fprintln(app.IO.Out)
 	fmt.Fprintln(app.IO.Out, "doctor:")
 	printDoctor(app.IO.Out, checks)
+	return verdict
+}
+
+// installVerdict decides install's exit status from the doctor's checks:
+// 1 when a gate install wires is not live, or when a gate needs lines
+// added by hand (unless --allow-manual). Loops, record and signers are the
+// doctor's warnings here; they do not change the status.
+func installVerdict(o installOptions, plan *install.Plan, checks []install.Check) error {
 	var notLive []string
 	manual := map[string]bool{}
 	for _, m := range plan.Manual {
@@ -148,7 +166,7 @@ func installVerdict(app *App, o installOptions, plan *install.Plan) error {
 	}
 	if len(notLive) > 0 {
 		return &ExitError{Code: ExitError1, Err: fmt.Errorf("not live after install: %s", strings.Join(notLive, ", ")),
-			Hint: "the doctor's table above says how to fix each"}
+			Hint: "the doctor's checks say how to fix each"}
 	}
 	return nil
 }
@@ -229,4 +247,49 @@ func reportPlan(app *App, verb string, plan *install.Plan) {
 	for _, n := range plan.Notices {
 		fmt.Fprintf(app.IO.Err, "note: %s\n", n)
 	}
+}
+
+// planJSON is the stable --json shape of install and uninstall.
+type planJSON struct {
+	Changes []planChangeJSON `json:"changes"`
+	Manual  []manualJSON     `json:"manual"`  // gates install could not wire, with the lines to add
+	Notices []string         `json:"notices"` // what was not done, and why
+	// ContextTokens is the approximate size of the compiled block in each
+	// context file (install only).
+	ContextTokens int `json:"context_tokens,omitempty"`
+	// Doctor is the doctor's report after install (install only).
+	Doctor *doctorReportJSON `json:"doctor,omitempty"`
+}
+
+type planChangeJSON struct {
+	Action string `json:"action"` // created, updated, moved, removed
+	Path   string `json:"path"`   // relative to the repository root
+}
+
+type manualJSON struct {
+	Hook  string `json:"hook"`  // pre-commit, commit-msg
+	File  string `json:"file"`  // the file to edit, relative to the root
+	Why   string `json:"why"`   // why install did not do it
+	Lines string `json:"lines"` // exactly what to add
+}
+
+// reportPlanJSON prints the plan (and, for install, the doctor's checks)
+// as JSON; notices still go to stderr too.
+func reportPlanJSON(app *App, plan *install.Plan, tokens int, checks []install.Check) error {
+	out := planJSON{Changes: []planChangeJSON{}, Manual: []manualJSON{}, Notices: []string{}, ContextTokens: tokens}
+	for _, c := range plan.Changes {
+		out.Changes = append(out.Changes, planChangeJSON{Action: c.Action(), Path: c.Rel})
+	}
+	for _, m := range plan.Manual {
+		out.Manual = append(out.Manual, manualJSON{Hook: m.Hook, File: m.File, Why: m.Why, Lines: m.Lines})
+	}
+	out.Notices = append(out.Notices, plan.Notices...)
+	if checks != nil {
+		d := doctorJSON(checks)
+		out.Doctor = &d
+	}
+	for _, n := range plan.Notices {
+		fmt.Fprintf(app.IO.Err, "note: %s\n", n)
+	}
+	return emitJSON(app, out, ExitOK)
 }
