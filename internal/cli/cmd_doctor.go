@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/install"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/project"
@@ -96,6 +97,9 @@ func recordCheck(p *project.Project) install.Check {
 	r, err := record.Open(p)
 	if err != nil {
 		c.Detail = err.Error()
+		if errors.Is(err, gitx.ErrUnsupported) {
+			c.Fix = install.UnsupportedRepoFix
+		}
 		return c
 	}
 	reports, err := r.VerifyAll()

@@ -3,12 +3,14 @@ package install
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/features"
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/protect"
 )
 
@@ -17,6 +19,10 @@ import (
 // checks of what install wires — git hooks through whichever manager owns
 // them, the Claude Code hook, .mcp.json; the command adds the project's own
 // (loops, record, signers).
+
+// UnsupportedRepoFix is the doctor's fix for a repository gitwarrant
+// refuses (gitx.ErrUnsupported).
+const UnsupportedRepoFix = "gitwarrant cannot record here: use it in a repository made by a plain `git init` (SHA-1 objects, files refs)"
 
 // Status is a check's outcome.
 type Status string
@@ -82,6 +88,9 @@ func Diagnose(env DoctorEnv, gitHooks, claude bool) []Check {
 
 func diagnoseGitHooks(env DoctorEnv) []Check {
 	g, err := resolveGit(env.Root)
+	if errors.Is(err, gitx.ErrUnsupported) {
+		return []Check{{Name: "repository", Status: Fail, Detail: err.Error(), Fix: UnsupportedRepoFix, Gate: true}}
+	}
 	if err != nil {
 		return []Check{{Name: "git hooks", Status: Fail, Detail: err.Error(), Fix: "run gitwarrant inside a git work tree", Gate: true}}
 	}

@@ -150,3 +150,19 @@ func TestHooksPathFromAnIncludeAgreesEverywhere(t *testing.T) {
 		t.Fatalf("the guard let an agent overwrite the hook in the included core.hooksPath:\n%s", out)
 	}
 }
+
+// A repository gitwarrant refuses (SHA-256 objects) is a FAIL that says so.
+func TestDoctorNamesARefusedRepository(t *testing.T) {
+	testEnv(t)
+	root := t.TempDir()
+	if out, err := gitErr(root, "init", "-q", "--object-format=sha256"); err != nil {
+		t.Skipf("this git cannot make a sha256 repository: %v\n%s", err, out)
+	}
+	if err := os.MkdirAll(filepath.Join(root, ".gitwarrant", "loops"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := gw(t, root, "doctor")
+	if code != 1 || !strings.Contains(out, "FAIL  repository") || !strings.Contains(out, "sha256") {
+		t.Fatalf("want exit 1 naming the sha256 repository, got %d:\n%s", code, out)
+	}
+}

@@ -48,6 +48,9 @@ type gitLayout struct {
 // as git resolves it (gitx.Repo.HooksDir, docs/hook-protocol.md#git-hooks).
 func resolveGit(root string) (*gitLayout, error) {
 	r, err := gitx.Discover(root)
+	if errors.Is(err, gitx.ErrUnsupported) {
+		return nil, err // it says what and why
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s is not in a git work tree (%v); run `git init` first, or pass --no-git-hooks", root, err)
 	}
