@@ -153,6 +153,7 @@ func TestHooksPathFromAnIncludeAgreesEverywhere(t *testing.T) {
 
 // A repository gitwarrant refuses (SHA-256 objects) is a FAIL that says so.
 func TestDoctorNamesARefusedRepository(t *testing.T) {
+	testkit.Binary(t) // built before testEnv narrows PATH
 	testEnv(t)
 	root := t.TempDir()
 	if out, err := gitErr(root, "init", "-q", "--object-format=sha256"); err != nil {
