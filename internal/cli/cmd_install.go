@@ -29,7 +29,7 @@ func newInstallCmd(app *App) *cobra.Command {
 	var o installOptions
 	cmd := &cobra.Command{
 		Use:   "install",
-		Short: "wire gitwarrant into this repository: context files, Claude Code hook, MCP server, git hooks",
+		Short: "wire gitwarrant into this repository: context files, Claude Code hook, git hooks; then doctor",
 		Long: `Wire gitwarrant into the repository, so every agent that works in it is under
 the warrant — context and enforcement, committed with the code:
 
