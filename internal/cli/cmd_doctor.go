@@ -32,7 +32,7 @@ func newDoctorCmd(app *App) *cobra.Command {
   - the git hooks git will actually run (core.hooksPath, linked worktrees
     and the hook manager — husky, lefthook, the pre-commit framework —
     followed) reach gitwarrant;
-  - the Claude Code settings (project, local, user) do not disable hooks,
+  - the Claude Code settings (project, local, user, managed) do not disable hooks,
     hold the gitwarrant hook, and its command resolves to a binary; a
     pinned hook without "onFailure": "block" is a warning;
   - every command in .mcp.json resolves;

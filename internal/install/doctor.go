@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/features"
@@ -271,9 +272,19 @@ func claudeSettingsFiles(env DoctorEnv) [][2]string {
 		files = append(files, [2]string{rel, filepath.Join(env.Root, filepath.FromSlash(rel))})
 	}
 	if home := env.Getenv("HOME"); home != "" {
-		files = append(files, [2]string{"~/.claude/settings.json", filepath.Join(home, ".claude", "settings.json")})
+		files = append(files, [2]string{"~/.claude/settings.json", filepath.Join(home, ".claude", "settings.json")},
+			[2]string{"~/.claude/settings.local.json", filepath.Join(home, ".claude", "settings.local.json")})
 	}
-	return files
+	return append(files, [2]string{managedSettings(), managedSettings()})
+}
+
+// managedSettings is where an organisation's managed Claude Code settings
+// live; they win over every other file.
+func managedSettings() string {
+	if runtime.GOOS == "darwin" {
+		return "/Library/Application Support/ClaudeCode/managed-settings.json"
+	}
+	return "/etc/claude-code/managed-settings.json"
 }
 
 func diagnoseClaude(env DoctorEnv) []Check {
@@ -298,6 +309,13 @@ func diagnoseClaude(env DoctorEnv) []Check {
 				Detail: d.where(v) + `: "disableAllHooks": true — Claude Code runs no hook, so the gate never runs`,
 				Fix:    `remove "disableAllHooks" from ` + f[0]})
 		}
+		if v, _ := d.root.member("allowManagedHooksOnly"); f[0] == managedSettings() && v != nil && string(d.data[v.start:v.end]) == "true" {
+			if g, _, _ := existingEntry(d, "PreToolUse", false); g == nil {
+				out = append(out, Check{Name: "Claude Code hooks enabled", Status: Fail, Gate: true,
+					Detail: d.where(v) + `: "allowManagedHooksOnly": true — Claude Code runs only the managed hooks, and they do not include gitwarrant's`,
+					Fix:    "ask whoever manages " + f[0] + " to add gitwarrant's hook there"})
+			}
+		}
 		if entry == "" {
 			if g, cmd, text := existingEntry(d, "PreToolUse", false); g != nil {
 				entry, entryFile = text, f[0]
@@ -319,7 +337,7 @@ func diagnoseClaude(env DoctorEnv) []Check {
 	c := Check{Name: "Claude Code hook", Gate: true}
 	switch {
 	case entry == "":
-		c.Status, c.Detail, c.Fix = Fail, "no gitwarrant PreToolUse hook in .claude/settings.json, settings.local.json or ~/.claude/settings.json", "run `gitwarrant install`"
+		c.Status, c.Detail, c.Fix = Fail, "no gitwarrant PreToolUse hook in any Claude Code settings file (.claude/settings.json, .claude/settings.local.json, ~/.claude/, managed)", "run `gitwarrant install`"
 	default:
 		base, _, _ := parseMarker(entry)
 		if _, ok := env.lookPath("gitwarrant"); !ok {
