@@ -239,6 +239,7 @@ func TestRealHusky9(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "husky-ran")
 	mcp := `{"mcpServers": {"github": {"command": "sh", "args": ["-c", "exit 0"]}}}`
 	write(t, filepath.Join(root, ".mcp.json"), mcp, 0o644)
+	write(t, filepath.Join(root, ".claude/settings.json"), "{\n  \"permissions\": {},\n  \"hooks\": {}\n}", 0o644)
 	run(t, root, node, husky)
 	write(t, filepath.Join(root, ".husky/pre-commit"), "touch '"+marker+"'\n# nothing staged for the linter: done\nexit 0\nnpm test", 0o644)
 	managerCycle(t, root, marker, func() {
