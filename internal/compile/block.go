@@ -329,12 +329,47 @@ func inSpan(i int, spans []span) bool {
 // An orphaned or misordered marker is a *MarkerError and no output is
 // returned.
 func Apply(existing []byte, block string) ([]byte, error) {
+	return apply(existing, block, false)
+}
+
+// createdNote, inside the begin marker, says gitwarrant created the file
+// the block is in: uninstall deletes such a file when nothing else is
+// left in it, and only such a file — one that existed before, even empty,
+// is never deleted (docs/install.md). Marker recognition is by prefix, so
+// the note changes nothing else.
+const createdNote = " (gitwarrant created this file)"
+
+// markCreated puts createdNote into block's begin marker.
+func markCreated(block string) string {
+	return beginPrefix + createdNote + strings.TrimPrefix(block, beginPrefix)
+}
+
+// Created reports whether data's gitwarrant block says gitwarrant created
+// the file.
+func Created(data []byte) bool {
+	b, err := scan(data)
+	if err != nil || !b.gw.found {
+		return false
+	}
+	line := data[b.gw.start:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	return bytes.HasPrefix(bytes.TrimPrefix(line, []byte("\ufeff")), []byte(beginPrefix+createdNote))
+}
+
+// apply is Apply for a file gitwarrant creates (created) or whose block
+// says it did: the note is kept, so applying again changes no byte.
+func apply(existing []byte, block string, created bool) ([]byte, error) {
 	if err := checkBlock(block); err != nil {
 		return nil, err
 	}
 	b, err := scan(existing)
 	if err != nil {
 		return nil, err
+	}
+	if created || Created(existing) {
+		block = markCreated(block)
 	}
 	if b.crlf {
 		block = strings.ReplaceAll(block, "\n", "\r\n")

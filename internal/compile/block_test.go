@@ -3,6 +3,8 @@ package compile
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -233,5 +235,40 @@ func TestMarkerInAFencedCodeBlockIsDocumentation(t *testing.T) {
 	// An orphan outside a fence is still an error.
 	if _, err := Apply([]byte("```\nx\n```\n"+EndMarker+"\n"), sampleBlock); err == nil {
 		t.Fatal("an orphaned end marker after a fence was accepted")
+	}
+}
+
+// A file gitwarrant creates says so in its begin marker, keeps saying so
+// when compiled again, and is the only kind uninstall deletes; one that
+// existed before — even empty — stays.
+func TestOnlyAFileGitwarrantCreatedIsDeleted(t *testing.T) {
+	root := t.TempDir()
+	tg, _ := TargetByName("agents")
+	p, err := PlanTarget(root, tg, sampleBlock)
+	if err != nil || !Created(p.New) {
+		t.Fatalf("a new file's block does not say it was created: %v\n%s", err, p.New)
+	}
+	again, err := Apply(p.New, sampleBlock)
+	if err != nil || !bytes.Equal(again, p.New) {
+		t.Fatalf("applying again dropped the note: %v\n%s", err, again)
+	}
+	if err := os.WriteFile(filepath.Join(root, tg.Path), p.New, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rp, err := PlanRemoveTarget(root, tg); err != nil || !rp.Remove {
+		t.Fatalf("the created file is not deleted: %v %+v", err, rp)
+	}
+	if err := os.WriteFile(filepath.Join(root, tg.Path), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, _ = PlanTarget(root, tg, sampleBlock)
+	if Created(p.New) {
+		t.Fatal("an existing empty file's block says gitwarrant created it")
+	}
+	if err := os.WriteFile(filepath.Join(root, tg.Path), p.New, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rp, _ := PlanRemoveTarget(root, tg); rp.Remove || len(rp.New) != 0 {
+		t.Fatalf("a file that existed (empty) before would be deleted: %+v", rp)
 	}
 }

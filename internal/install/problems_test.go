@@ -51,6 +51,7 @@ func TestProblem5UninstallIsByteExact(t *testing.T) {
 	write(t, filepath.Join(root, ".claude/settings.json"), "{\n  \"permissions\": {\"allow\": [\"Bash(npm test)\"]},\n  \"hooks\": {}\n}", 0o644)
 	write(t, filepath.Join(root, "AGENTS.md"), "# Agents\n\nNo final newline.", 0o644)
 	write(t, filepath.Join(root, "CLAUDE.md"), "# Claude\n\nEnds in a blank line.\n\n", 0o644)
+	write(t, filepath.Join(root, "GEMINI.md"), "", 0o644) // empty, but there: never deleted
 	before := snapshot(t, root)
 	if out, errs, code := gw(t, root, "install"); code != 0 {
 		t.Fatalf("install: exit %d\n%s%s", code, out, errs)
