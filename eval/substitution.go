@@ -45,7 +45,8 @@ var (
 	// recipient than the entry did.
 	subWider = []string{" to everyone", " to the press", " and the board", " to the whole company",
 		" to everyone at acme", " cc the press", " to all customers", " and everyone else",
-		" to the public", ", the board", " to them", " to every customer", " plus the press"}
+		" to the public", ", the board", " to them", " to every customer", " plus the press",
+		" + the board", "; cc everyone"}
 	// subRecipientHeads are the heads of recipients the generated corpus
 	// writes after `to`.
 	subRecipientHeads = []string{"me", "us", "them", "the team", "my manager", "the client",
