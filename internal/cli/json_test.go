@@ -14,11 +14,13 @@ import (
 )
 
 // jsonCases runs every command that has --json, keyed by command path.
-// lines marks JSON Lines output (a stream of objects).
+// lines marks JSON Lines output (a stream of objects); later marks a
+// command that is being added elsewhere, run once it is in the tree.
 var jsonCases = map[string]struct {
 	args  []string
 	code  int
 	lines bool
+	later bool
 }{
 	"gitwarrant check":      {args: []string{"check", "--json", "appeal", "draft", "appeal letter"}},
 	"gitwarrant list":       {args: []string{"list", "--json"}},
@@ -30,6 +32,9 @@ var jsonCases = map[string]struct {
 	"gitwarrant uninstall":  {args: []string{"uninstall", "--json"}},
 	"gitwarrant doctor":     {args: []string{"doctor", "--json"}, code: 1}, // after uninstall: no gate is live
 	"gitwarrant record log": {args: []string{"record", "log", "--json"}, lines: true},
+	"gitwarrant lint":       {args: []string{"lint", "--json"}, later: true},
+	"gitwarrant keys list":  {args: []string{"keys", "list", "--json"}, later: true},
+	"gitwarrant metrics":    {args: []string{"metrics", "--json"}, later: true},
 }
 
 // TestEveryJSONOutputIsObjects runs the real binary for every command in
@@ -66,8 +71,8 @@ func TestEveryJSONOutputIsObjects(t *testing.T) {
 			t.Errorf("%s has --json but no case in jsonCases", path)
 		}
 	}
-	for path := range jsonCases {
-		if !seen[path] {
+	for path, c := range jsonCases {
+		if !seen[path] && !c.later {
 			t.Errorf("%s lost its --json flag", path)
 		}
 	}
@@ -85,8 +90,12 @@ func TestEveryJSONOutputIsObjects(t *testing.T) {
 	}
 	// In order: check before record log, install before uninstall.
 	for _, path := range []string{"gitwarrant check", "gitwarrant list", "gitwarrant match", "gitwarrant show",
-		"gitwarrant templates", "gitwarrant version", "gitwarrant install", "gitwarrant uninstall", "gitwarrant doctor", "gitwarrant record log"} {
+		"gitwarrant templates", "gitwarrant version", "gitwarrant install", "gitwarrant uninstall", "gitwarrant doctor", "gitwarrant record log",
+		"gitwarrant lint", "gitwarrant keys list", "gitwarrant metrics"} {
 		c := jsonCases[path]
+		if !seen[path] {
+			continue // a later one, not in this tree yet
+		}
 		stdout, stderr, code := runIn(t, dir, bin, c.args...)
 		if code != c.code {
 			t.Errorf("%s: exit %d, want %d\n%s", path, code, c.code, stderr)

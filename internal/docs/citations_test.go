@@ -20,13 +20,21 @@ const root = "../.."
 // left off the file name.
 var citation = regexp.MustCompile(`docs/([A-Za-z0-9_.-]+?)(?:\.md)?#([A-Za-z0-9_-]+)`)
 
+// outside is a citation of a document the repository does not hold.
+var outside = regexp.MustCompile(`DESIGN §|ecosystem\.md|\bSTYLE\b|\.\./shared/|/work/shared`)
+
+// self is this file, which names those documents to forbid them.
+const self = "internal/docs/citations_test.go"
+
 // mdLink is a Markdown link or image target: ](target) or ](target "title").
 var mdLink = regexp.MustCompile(`\]\(([^)\s]+)(?:\s+"[^"]*")?\)`)
 
 // TestDocCitations: every `docs/<file>#<heading>` cited in a .go, .txtar or
 // .sh file, and every relative link in README.md and docs/*.md, names a
 // file that exists and, when it has one, an anchor that one of its
-// headings produces under GitHub's slug rules.
+// headings produces under GitHub's slug rules; and no .go or .sh file
+// cites a document the repository does not hold (DESIGN §, ecosystem.md,
+// STYLE).
 func TestDocCitations(t *testing.T) {
 	anchors := map[string]map[string]bool{} // docs file → its anchors
 	anchorsOf := func(path string) map[string]bool {
@@ -70,6 +78,9 @@ func TestDocCitations(t *testing.T) {
 		switch ext := filepath.Ext(path); {
 		case ext == ".go" || ext == ".txtar" || ext == ".sh":
 			forLines(t, path, func(n int, line string) {
+				if ext != ".txtar" && rel != self && outside.MatchString(line) {
+					t.Errorf("%s:%d: cites %q, which is not in the repository: cite docs/<file>#<heading> or nothing", rel, n, outside.FindString(line))
+				}
 				for _, m := range citation.FindAllStringSubmatch(line, -1) {
 					check(rel+":"+strconv.Itoa(n), filepath.Join(root, "docs", m[1]+".md"), m[2])
 				}
