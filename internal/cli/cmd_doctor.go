@@ -11,7 +11,7 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/install"
-	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/lint"
 	"github.com/gitwarrant/gitwarrant/internal/project"
 	"github.com/gitwarrant/gitwarrant/internal/record"
 	"github.com/spf13/cobra"
@@ -36,7 +36,7 @@ func newDoctorCmd(app *App) *cobra.Command {
     hold the gitwarrant hook, and its command resolves to a binary; a
     pinned hook without "onFailure": "block" is a warning;
   - every command in .mcp.json resolves;
-  - the loops parse, the record verifies, allowed_signers parses.
+  - the loops pass lint, the record verifies, allowed_signers parses.
 
 Each problem is printed with what to do about it.
 
@@ -81,14 +81,31 @@ func runDoctor(app *App, gitHooks, claude bool) []install.Check {
 	return append(checks, signersCheck(p))
 }
 
+// loopsCheck runs lint over the loops: an error fails, a warning warns.
 func loopsCheck(p *project.Project) install.Check {
 	c := install.Check{Name: "loops"}
-	ls, errs := loops.LoadDir(p.LoopsDir())
-	if len(errs) > 0 {
-		c.Status, c.Detail, c.Fix = install.Fail, errors.Join(errs...).Error(), "fix the loop files (`gitwarrant list` shows which)"
+	files, err := lint.Load([]string{p.LoopsDir()})
+	if err != nil {
+		c.Status, c.Detail, c.Fix = install.Fail, err.Error(), "create the loops folder with `gitwarrant init`"
 		return c
 	}
-	c.Status, c.Detail = install.OK, fmt.Sprintf("%d loop(s) parse", len(ls))
+	fs := lint.Run(files)
+	errs, warns := lint.Count(fs)
+	var first string
+	for _, f := range fs {
+		if f.Severity == lint.Error || errs == 0 {
+			first = fmt.Sprintf("%s:%d: %s", f.File, f.Line, f.Msg)
+			break
+		}
+	}
+	switch {
+	case errs > 0:
+		c.Status, c.Detail, c.Fix = install.Fail, fmt.Sprintf("%d error(s), %d warning(s); first: %s", errs, warns, first), "run `gitwarrant lint` and fix what it reports"
+	case warns > 0:
+		c.Status, c.Detail, c.Fix = install.Warn, fmt.Sprintf("%d loop(s), %d warning(s); first: %s", len(files), warns, first), "run `gitwarrant lint`"
+	default:
+		c.Status, c.Detail = install.OK, fmt.Sprintf("%d loop(s) pass lint", len(files))
+	}
 	return c
 }
 
