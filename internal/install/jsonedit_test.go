@@ -140,3 +140,12 @@ func TestSettingsWithABOMSaysBOM(t *testing.T) {
 		t.Fatalf("want an error naming the BOM, got %v", err)
 	}
 }
+
+// A key twice in one object is refused: install would edit the first,
+// Claude Code reads the last.
+func TestDuplicateKeysAreRefused(t *testing.T) {
+	src := "{\n  \"hooks\": {},\n  \"hooks\": {\"PreToolUse\": []}\n}\n"
+	if _, err := parseJSONDoc(".claude/settings.json", []byte(src)); err == nil || !strings.Contains(err.Error(), ".claude/settings.json:3:3") || !strings.Contains(err.Error(), "twice") {
+		t.Fatalf("want an error at .claude/settings.json:3:3 about the duplicate, got %v", err)
+	}
+}
