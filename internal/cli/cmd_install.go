@@ -184,25 +184,27 @@ func manualHooks(plan *install.Plan) []string {
 }
 
 // preCommitStage is the pre-commit framework's stage name for its
-// pre-commit hooks: "commit" before pre-commit 3.2 (Debian 12 ships 3.0.4),
-// "pre-commit" from 3.2 on, and when no pre-commit is installed here.
+// pre-commit hooks, following the pre-commit installed here: "pre-commit"
+// from 3.2 on; "commit" before 3.2 (Debian 12 ships 3.0.4), and when no
+// pre-commit answers — every version accepts "commit" (3.2 and later with
+// a deprecation note), while "pre-commit" stops older ones cold.
 func preCommitStage(app *App) string {
 	path, err := exec.LookPath("pre-commit")
 	if err != nil {
-		return "pre-commit"
+		return "commit"
 	}
 	out, err := exec.Command(path, "--version").Output()
 	if err != nil {
-		return "pre-commit"
+		return "commit"
 	}
 	var major, minor int
 	if _, err := fmt.Sscanf(strings.TrimSpace(string(out)), "pre-commit %d.%d", &major, &minor); err != nil {
-		return "pre-commit"
-	}
-	if major < 3 || (major == 3 && minor < 2) {
 		return "commit"
 	}
-	return "pre-commit"
+	if major > 3 || (major == 3 && minor >= 2) {
+		return "pre-commit"
+	}
+	return "commit"
 }
 
 // fileTargetNames lists the compile targets that are files.
