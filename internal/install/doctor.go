@@ -13,6 +13,7 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/features"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/protect"
+	"gopkg.in/yaml.v3"
 )
 
 // The doctor proves each gate live in this clone, or says exactly what is
@@ -195,6 +196,9 @@ func diagnoseHook(env DoctorEnv, g *gitLayout, hook string, rel func(string) str
 		if !lefthookRuns(data, hook) {
 			return Fail, where + " is lefthook's, and " + rel(lf) + " does not run gitwarrant for " + hook, "add gitwarrant's command to " + rel(lf) + ": `gitwarrant install` adds it, or prints the exact lines when it cannot"
 		}
+		if why := lefthookSkips(g.workTree, hook); why != "" {
+			return Fail, where + " → lefthook, but " + why, "remove the skip"
+		}
 		switch lefthookResolves(env, slot.data, g.workTree) {
 		case Fail:
 			return Fail, where + " is lefthook's script, and it finds no lefthook (not on PATH, not in node_modules, not where it was installed from): it prints “Can't find lefthook in PATH” and the commit goes through without the gate", "install lefthook (npm install --save-dev lefthook) or put it on PATH"
@@ -221,6 +225,46 @@ func diagnoseHook(env DoctorEnv, g *gitLayout, hook string, rel func(string) str
 		return onPath(where + " (hand-written)")
 	}
 	return Fail, where + " does not run gitwarrant", reinstall + " (it chains this script, which keeps running first)"
+}
+
+// lefthookSkips says why lefthook would skip gitwarrant's command for hook
+// — a `skip:` on the hook, or on gitwarrant's command or job, in the
+// config or in a lefthook-local file merged over it — or "".
+func lefthookSkips(workTree, hook string) string {
+	files := append(append([]string{}, LefthookFiles...), protect.LefthookLocalFiles...)
+	for _, name := range files {
+		data, err := os.ReadFile(filepath.Join(workTree, name))
+		if err != nil {
+			continue
+		}
+		d, err := parseYAML(data)
+		if err != nil {
+			continue
+		}
+		_, hv := member(d.root, hook)
+		if k, v := member(hv, "skip"); k != nil && !isFalse(v) {
+			return fmt.Sprintf("%s:%d skips the whole %s hook", name, k.Line, hook)
+		}
+		_, cmds := member(hv, "commands")
+		_, cmd := member(cmds, PreCommitIDs[hook])
+		if k, v := member(cmd, "skip"); k != nil && !isFalse(v) {
+			return fmt.Sprintf("%s:%d skips gitwarrant's command", name, k.Line)
+		}
+		if _, jobs := member(hv, "jobs"); jobs != nil && jobs.Kind == yaml.SequenceNode {
+			for _, j := range jobs.Content {
+				if _, n := member(j, "name"); n != nil && n.Value == PreCommitIDs[hook] {
+					if k, v := member(j, "skip"); k != nil && !isFalse(v) {
+						return fmt.Sprintf("%s:%d skips gitwarrant's job", name, k.Line)
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func isFalse(n *yaml.Node) bool {
+	return n != nil && n.Kind == yaml.ScalarNode && (n.Value == "false" || n.Value == "no" || n.Value == "")
 }
 
 // lefthookResolves says whether lefthook's hook script will find a lefthook

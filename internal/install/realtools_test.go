@@ -190,6 +190,13 @@ func TestRealLefthook1CommandsForm(t *testing.T) {
 			t.Errorf("doctor with lefthook unreachable: want exit 1 naming it, got %d:\n%s", code, out)
 		}
 		t.Setenv("PATH", path)
+		// lefthook-local.yml merged over the config can skip gitwarrant.
+		local := filepath.Join(root, "lefthook-local.yml")
+		write(t, local, "pre-commit:\n  commands:\n    gitwarrant-record:\n      skip: true\n", 0o644)
+		if out, _, code := gw(t, root, "doctor"); code != 1 || !strings.Contains(out, "lefthook-local.yml:4 skips gitwarrant's command") {
+			t.Errorf("doctor with a local skip: want exit 1 naming it, got %d:\n%s", code, out)
+		}
+		os.Remove(local)
 		got := read(t, filepath.Join(root, "lefthook.yml"))
 		if !strings.HasPrefix(got, "# lefthook: keep this comment\npre-commit:\n  parallel: false\n  commands:\n    # gitwarrant:begin pre-commit") ||
 			!strings.Contains(got, "    # the user's own check\n    lint:\n") {
