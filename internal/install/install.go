@@ -216,7 +216,8 @@ func (p *Plan) planUnsettings() error {
 	}
 	if file.empty && len(d.root.items) == 0 && bytes.HasPrefix(d.data, []byte("{}")) && len(bytes.TrimSpace(d.data[2:])) == 0 {
 		// The file held only whitespace, read as {}: it gets that back.
-		p.add(filepath.Join(p.Root, filepath.FromSlash(SettingsPath)), orig, true, settingsMode(p.Root), d.data[2:])
+		path := filepath.Join(p.Root, filepath.FromSlash(SettingsPath))
+		p.add(path, orig, true, modeOf(path), d.data[2:])
 		return nil
 	}
 	p.dropOrWriteJSON(SettingsPath, orig, d, file.file)
@@ -252,19 +253,15 @@ func (p *Plan) planMCP(add bool) error {
 // addJSON records a JSON file's new content, keeping its mode.
 func (p *Plan) addJSON(rel string, old []byte, existed bool, out []byte) {
 	path := filepath.Join(p.Root, filepath.FromSlash(rel))
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
 	if !existed {
 		old = nil
 	}
-	p.add(path, old, existed, mode, out)
+	p.add(path, old, existed, modeOf(path), out)
 }
 
-// settingsMode is the settings file's permission bits (0644 when absent).
-func settingsMode(root string) os.FileMode {
-	if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(SettingsPath))); err == nil {
+// modeOf is a file's permission bits, 0644 when it does not exist.
+func modeOf(path string) os.FileMode {
+	if fi, err := os.Stat(path); err == nil {
 		return fi.Mode().Perm()
 	}
 	return 0o644
@@ -275,10 +272,7 @@ func settingsMode(root string) os.FileMode {
 // that install did not provably create stays, with a note.
 func (p *Plan) dropOrWriteJSON(rel string, old []byte, d *jsonDoc, created bool) {
 	path := filepath.Join(p.Root, filepath.FromSlash(rel))
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
+	mode := modeOf(path)
 	empty := len(d.root.items) == 0
 	if empty && created {
 		p.remove(path, old, mode)
