@@ -181,6 +181,17 @@ func TestInstallWithHusky(t *testing.T) {
 			t.Fatalf("gitwarrant's husky line did not run:\n%s", out)
 		}
 		os.Remove(filepath.Join(root, "c.txt"))
+		// With a pinned gate and no gitwarrant, the committed line refuses.
+		local := filepath.Join(root, ".claude/settings.local.json")
+		write(t, local, `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "gitwarrant hook claude --strict"}]}]}}`, 0o644)
+		write(t, filepath.Join(root, "d.txt"), "d\n", 0o644)
+		git(t, root, "add", "d.txt")
+		if out, err := gitErr(root, "commit", "-m", "d"); err == nil || !strings.Contains(out, "pins a gitwarrant gate, so the commit is refused") {
+			t.Fatalf("a pinned repository committed through husky with no gitwarrant: %v\n%s", err, out)
+		}
+		git(t, root, "reset", "-q", "d.txt")
+		os.Remove(filepath.Join(root, "d.txt"))
+		os.Remove(local)
 	})
 }
 

@@ -47,15 +47,23 @@ func hookInvocation(hook string) string {
 // guarded wraps the invocation for committed configuration, shared by
 // teammates who may not have gitwarrant yet: a missing binary warns and
 // lets the commit through (CI still verifies every chain and pinned head,
-// docs/design.md#the-ci-gate); `doctor` says when it does not resolve.
+// docs/design.md#the-ci-gate) — unless the repository pins a gate
+// (--loop or --strict in its Claude Code settings), which refuses the
+// commit, as the per-clone hook does (hooks/pre-commit). `doctor` says
+// when gitwarrant does not resolve.
 func guarded(hook string) string {
-	return fmt.Sprintf(`if command -v gitwarrant >/dev/null 2>&1; then %s || exit $?; else echo "%s" >&2; fi`,
-		hookInvocation(hook), missingMessage(hook))
+	return fmt.Sprintf(`if command -v gitwarrant >/dev/null 2>&1; then %s || exit $?; else case "$(cat .claude/settings.json .claude/settings.local.json 2>/dev/null)" in *"gitwarrant hook claude "*--loop* | *"gitwarrant hook claude "*--strict*) echo "%s" >&2; exit 1 ;; *) echo "%s" >&2 ;; esac; fi`,
+		hookInvocation(hook), refusedMessage(hook), missingMessage(hook))
 }
 
 // missingMessage is what a hook prints when gitwarrant is not on PATH.
 func missingMessage(hook string) string {
 	return "gitwarrant: not on PATH; " + hook + " hook skipped (CI still verifies the record). Install: " + InstallHint
+}
+
+// refusedMessage is what it prints when, besides, a gate is pinned.
+func refusedMessage(hook string) string {
+	return "gitwarrant: not on PATH, and this repository pins a gitwarrant gate, so the commit is refused (" + hook + " hook). Install: " + InstallHint
 }
 
 // ---- husky ----
