@@ -188,6 +188,8 @@ type word struct {
 	text  string
 	stems [7]stem
 	k     uint8
+	// at is the word's byte offset in its phrase's text (0 outside one).
+	at int32
 }
 
 func (w *word) add(base string, add byte) {
@@ -316,6 +318,7 @@ func (ar *arena) phrase(folded string) phrase {
 			ar.words, ar.strict = make([]word, 0, 64), make([]word, 0, 64)
 		}
 		w := newWord(t)
+		w.at = int32(i - len(t))
 		ar.strict = append(ar.strict, w)
 		if !isFiller(t) {
 			ar.words = append(ar.words, w)
