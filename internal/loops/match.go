@@ -295,7 +295,7 @@ func (a *alt) cautious(p *phrase) bool {
 		return globMatch(a.text, p.text) || containsPhrase(p.text, a.text)
 	}
 	return containsPhrase(p.text, a.text) || containsPhrase(a.text, p.text) ||
-		wordsWithin(a.words, p.words) || wordsWithin(p.words, a.words)
+		wordsWithin(a.strict, p.strict, true) || wordsWithin(p.strict, a.strict, true)
 }
 
 // covers reports whether p covers a in strict mode (allow lists): p
@@ -310,7 +310,7 @@ func (a *alt) covers(p *phrase) bool {
 	if a.glob {
 		return globMatch(a.text, p.text)
 	}
-	return (containsPhrase(p.text, a.text) || wordsWithin(a.strict, p.strict)) && !a.widens(p)
+	return (containsPhrase(p.text, a.text) || wordsWithin(a.strict, p.strict, false)) && !a.widens(p)
 }
 
 // widens reports whether target p reaches further than alternative a
@@ -403,7 +403,7 @@ func (e *entry) hitsCautious(s *subject) bool {
 		for j := range s.clauses {
 			// A clause without content words ("it") would match too much;
 			// one equal to the whole target was tried already.
-			if c := &s.clauses[j]; len(c.words) > 0 && c.text != s.whole.text && a.cautious(c) {
+			if c := &s.clauses[j]; c.ncontent > 0 && c.text != s.whole.text && a.cautious(c) {
 				return true
 			}
 		}
