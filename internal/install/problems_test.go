@@ -98,3 +98,27 @@ func TestProblem7NoMCPServerIsAdvertised(t *testing.T) {
 		t.Fatalf("doctor: want exit 1 naming the missing `gitwarrant mcp`, got %d:\n%s", code, out)
 	}
 }
+
+// A teammate's fresh clone uninstalls too: uninstall finds install's work
+// by its markers and shapes in the committed files, with no install state.
+func TestUninstallOnAFreshClone(t *testing.T) {
+	root := newProject(t)
+	write(t, filepath.Join(root, ".claude/settings.json"), "{\n  \"permissions\": {}\n}", 0o644)
+	write(t, filepath.Join(root, "lefthook.yml"), "pre-commit:\n  commands:\n    lint:\n      run: true\n", 0o644)
+	git(t, root, "add", "-A")
+	git(t, root, "commit", "-q", "-m", "before")
+	before := git(t, root, "rev-parse", "HEAD")
+	if out, errs, code := gw(t, root, "install", "--allow-manual"); code != 0 {
+		t.Fatalf("install: exit %d\n%s%s", code, out, errs)
+	}
+	git(t, root, "add", "-A")
+	git(t, root, "commit", "-q", "--no-verify", "-m", "install gitwarrant")
+	clone := filepath.Join(t.TempDir(), "clone")
+	git(t, filepath.Dir(clone), "clone", "-q", root, clone)
+	if out, errs, code := gw(t, clone, "uninstall"); code != 0 {
+		t.Fatalf("uninstall in the clone: exit %d\n%s%s", code, out, errs)
+	}
+	if diff := git(t, clone, "diff", strings.TrimSpace(before), "--stat", "--", ".", ":!.gitwarrant"); diff != "" {
+		t.Fatalf("the clone differs from before install:\n%s\n%s", diff, git(t, clone, "diff", strings.TrimSpace(before), "--", ".", ":!.gitwarrant"))
+	}
+}
