@@ -15,7 +15,6 @@ type hookEnv struct {
 	projectErr error
 	root       string // work tree root, else the directory searched from
 	projectDir string // the project dir, or where `init` would put it
-	hooksDir   string // effective git hooks dir ("" outside Git)
 	repo       *gitx.Repo
 }
 
@@ -54,7 +53,6 @@ func findHookEnv(app *App, dir string, cwds ...string) hookEnv {
 	if repo, err := gitx.Locate(base); err == nil { // paths only: a refused repository is guarded too
 		env.repo = repo
 		env.root = repo.WorkTree
-		env.hooksDir = hooksDir(repo)
 	}
 	if env.project != nil {
 		env.projectDir = env.project.Dir
@@ -62,6 +60,15 @@ func findHookEnv(app *App, dir string, cwds ...string) hookEnv {
 		env.projectDir = filepath.Join(env.root, project.DirName)
 	}
 	return env
+}
+
+// gitHooksDir is the effective git hooks directory ("" outside Git), asked
+// of git only when the guard needs it: a PostToolUse call never does.
+func (e hookEnv) gitHooksDir() string {
+	if e.repo == nil {
+		return ""
+	}
+	return hooksDir(e.repo)
 }
 
 // hooksDir is the effective git hooks directory, as git resolves it
