@@ -40,8 +40,8 @@ type Options struct {
 	// per-clone git hooks ("" leaves them to PATH).
 	Bin string
 	// PreCommitStage is the stage name for the pre-commit framework's
-	// pre-commit hooks: "commit" before pre-commit 3.2, "pre-commit" from
-	// it; "" means "pre-commit".
+	// pre-commit hooks: "pre-commit" for pre-commit 3.2 and later, "commit"
+	// before (and for any version); "" means "commit".
 	PreCommitStage string
 }
 
@@ -65,7 +65,7 @@ func PlanInstall(o Options) (*Plan, error) {
 	if o.GitHooks {
 		stage := o.PreCommitStage
 		if stage == "" {
-			stage = "pre-commit"
+			stage = "commit"
 		}
 		if err := p.planGitHooks(stage); err != nil {
 			return nil, err
