@@ -401,3 +401,26 @@ func TestHuskyLineAppendedByAnOlderVersionMovesFirst(t *testing.T) {
 		t.Fatalf("after uninstall: %q", got)
 	}
 }
+
+// The "run lefthook install" note prints only when install changed
+// lefthook's config, not on every run.
+func TestLefthookNoteOnlyWhenChanged(t *testing.T) {
+	root := newRepo(t)
+	write(t, filepath.Join(root, "lefthook.yml"), userLefthook, 0o644)
+	o := testOptions(root)
+	o.Targets, o.Hook = nil, nil
+	note := func(p *Plan) bool {
+		for _, n := range p.Notices {
+			if strings.Contains(n, "lefthook install") {
+				return true
+			}
+		}
+		return false
+	}
+	if p := doInstall(t, o); !note(p) {
+		t.Fatalf("first install: no lefthook note in %q", p.Notices)
+	}
+	if p := doInstall(t, o); note(p) || len(p.Changes) != 0 {
+		t.Fatalf("second install: note %q, changes %d", p.Notices, len(p.Changes))
+	}
+}
