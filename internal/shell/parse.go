@@ -77,7 +77,9 @@ func parseFile(src string) (*syntax.File, error) {
 func (w *walker) parse(src string) error {
 	f, err := parseFile(src)
 	if err != nil {
-		w.salvage(src)
+		if !w.salvage(src) {
+			w.salvageLines(src, err)
+		}
 		return err
 	}
 	old := w.src
@@ -91,9 +93,9 @@ func (w *walker) parse(src string) error {
 // it, so deny and self-protection see its clauses: Bash reads a "((" (or
 // "$((") that is not arithmetic as "( (". The clauses found are opaque;
 // the caller reports the input as unreadable.
-func (w *walker) salvage(src string) {
+func (w *walker) salvage(src string) bool {
 	if !strings.Contains(src, "((") {
-		return
+		return false
 	}
 	alt := src
 	for strings.Contains(alt, "((") {
@@ -101,15 +103,45 @@ func (w *walker) salvage(src string) {
 	}
 	f, err := parseFile(alt)
 	if err != nil {
+		return false
+	}
+	w.walkSalvaged(f, alt, "read with (( as ( (")
+	return true
+}
+
+// salvageLines: Bash runs the complete lines before a syntax error (bash
+// -c 'rm x\nfi' removes x, then fails), so the lines before the error are
+// read as clauses (opaque) when they parse on their own.
+func (w *walker) salvageLines(src string, err error) {
+	pe, ok := err.(syntax.ParseError)
+	if !ok {
+		if p, isPtr := err.(*syntax.ParseError); isPtr {
+			pe, ok = *p, true
+		}
+	}
+	if !ok {
 		return
 	}
+	lines := strings.SplitAfter(src, "\n")
+	n := int(pe.Pos.Line()) - 1
+	for tries := 0; n > 0 && tries < 8; tries++ {
+		prefix := strings.Join(lines[:min(n, len(lines))], "")
+		if f, err := parseFile(prefix); err == nil {
+			w.walkSalvaged(f, prefix, "runs before a syntax error")
+			return
+		}
+		n--
+	}
+}
+
+func (w *walker) walkSalvaged(f *syntax.File, src, why string) {
 	start := len(w.script.Clauses)
 	old := w.src
-	w.src = alt
+	w.src = src
 	w.list(f.Stmts)
 	w.src = old
 	for i := start; i < len(w.script.Clauses); i++ {
-		w.script.Clauses[i].opaque("read with (( as ( (")
+		w.script.Clauses[i].opaque(why)
 	}
 }
 
