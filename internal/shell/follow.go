@@ -29,7 +29,7 @@ func (w *walker) follow(idx int) {
 	}
 	name := baseName(texts[0])
 	w.runsWritten(idx, name, texts)
-	for _, a := range c.Assigns {
+	for _, a := range append(append([]Assign(nil), c.Env...), c.Assigns...) {
 		if why := codeVar(a.Name); why != "" && !a.Unset {
 			w.script.Clauses[idx].opaque(why)
 			if strings.HasPrefix(a.Name, "BASH_FUNC_") {
@@ -102,6 +102,7 @@ func (w *walker) inner(idx int, args []Word, via string, extra []Assign, dir str
 		EnvCleared: p.EnvCleared,
 		gitAliases: p.gitAliases,
 		Lookup:     p.Lookup,
+		Env:        p.Env,
 	}
 	if dir != "" {
 		c.Dir = joinDir(c.Dir, dir)

@@ -102,8 +102,12 @@ func (c Clause) gitArgs(args []Word, depth int, alias string) (*Git, bool) {
 	if !args[0].Literal {
 		g.opaque("command name is not literal")
 	}
-	g.env(c.Assigns)
-	i := g.globals(args, c.Assigns)
+	env := c.Assigns
+	if len(c.Env) > 0 {
+		env = append(append([]Assign(nil), c.Env...), c.Assigns...)
+	}
+	g.env(env)
+	i := g.globals(args, env)
 	for k, vs := range g.Config {
 		if why := codeKey(k, vs); why != "" {
 			g.opaque(why)

@@ -35,6 +35,10 @@ type walker struct {
 	vars map[string]string
 	// lookup says how command lookup was changed (PATH, hash -p …).
 	lookup string
+	// exported holds exported assignments (replaced, never changed); allExport
+	// is set -a.
+	exported  []Assign
+	allExport bool
 }
 
 // Parse reads src as a Bash command line. It never panics: input it cannot
@@ -354,6 +358,12 @@ func (w *walker) cond(f func(*walker)) {
 	if sub.lookup != "" && w.lookup == "" {
 		w.lookup = sub.lookup
 	}
+	// an export that may have run is taken as run
+	if len(sub.exported) != len(w.exported) || (len(sub.exported) > 0 && &sub.exported[0] != &w.exported[0]) {
+		for _, a := range sub.exported {
+			w.export(a)
+		}
+	}
 }
 
 func (w *walker) mergeDir(sub *walker) {
@@ -427,7 +437,7 @@ func exits(st *syntax.Stmt) bool {
 }
 
 func (w *walker) newClause(st *syntax.Stmt) Clause {
-	c := Clause{Via: w.via, Dir: w.dir, Lookup: w.lookup}
+	c := Clause{Via: w.via, Dir: w.dir, Lookup: w.lookup, Env: w.exported}
 	if w.aliases != nil {
 		c.gitAliases = *w.aliases
 	}
@@ -557,6 +567,9 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr) {
 			if as.Name == "PATH" {
 				w.lookup = "PATH assigned"
 			}
+			if w.allExport {
+				w.export(as)
+			}
 			known := as.Value.Literal && !as.Value.Glob && a.Index == nil && !a.Append && a.Array == nil
 			w.setVar(as.Name, as.Value.Text, known && !as.Value.Tilde)
 		}
@@ -590,7 +603,40 @@ func (w *walker) lookupEffects(c Clause) {
 				w.lookup = "enable -f"
 			}
 		}
+	case "set":
+		for i, t := range texts[1:] {
+			if (strings.HasPrefix(t, "-") && strings.Contains(t, "a") && !strings.HasPrefix(t, "--")) ||
+				(t == "-o" && i+2 < len(texts) && texts[i+2] == "allexport") {
+				w.allExport = true
+			}
+		}
 	}
+}
+
+// exportDecl: export, or declare/typeset with -x.
+func exportDecl(x *syntax.DeclClause) bool {
+	if x.Variant.Value == "export" {
+		return true
+	}
+	for _, a := range x.Args {
+		if a.Naked && a.Name == nil && a.Value != nil {
+			if v := a.Value.Lit(); strings.HasPrefix(v, "-") && strings.Contains(v, "x") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// export adds an assignment to what later clauses' processes see.
+func (w *walker) export(a Assign) {
+	env := make([]Assign, 0, len(w.exported)+1)
+	for _, e := range w.exported {
+		if e.Name != a.Name {
+			env = append(env, e)
+		}
+	}
+	w.exported = append(env, a)
 }
 
 func (w *walker) assignment(a *syntax.Assign) Assign {
@@ -649,6 +695,9 @@ func (w *walker) decl(st *syntax.Stmt, x *syntax.DeclClause) {
 		c.Assigns = append(c.Assigns, as)
 		if as.Name == "PATH" {
 			w.lookup = "PATH assigned"
+		}
+		if exportDecl(x) || w.allExport {
+			w.export(as)
 		}
 		w.setVar(as.Name, as.Value.Text, as.Value.Literal && !as.Value.Glob && !as.Value.Tilde && a.Index == nil && !a.Append && a.Array == nil)
 		c.Argv = append(c.Argv, Word{Text: as.Name + "=" + as.Value.Text, Literal: as.Value.Literal, Parts: append([]string{as.Name + "="}, as.Value.Parts...), Why: as.Value.Why})
