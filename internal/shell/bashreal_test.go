@@ -23,7 +23,11 @@ func TestWordsMatchBash(t *testing.T) {
 		`[`, `$'\x2e'git/{hooks,config}`, `"\$HOME"`, `"a\"b"`, "\"\\`\"", `'it'\''s'`, `$'it\'s'`, `a\ b`,
 		`"$(cat <<'EOF'` + "\nfix: a\n\nbody\nEOF\n" + `)"`, `{-1..1}`, `{a,b}\ c`, `$'\x41\x42'{1,2}`, `--opt={a,b}`,
 		`x=~/a`, `\$'x'`, `"$(echo a  b)"`, `"$(printf 'x\ty\n\n')"`, `"$(echo -n 'a\tb')"`, `"$(cat <<< 'h s')"`,
-		`"$(echo -e 'a\tb')"`, `"$(printf %s x)"`,
+		`"$(echo -e 'a\tb')"`, `"$(printf %s x)"`, `"$'\x2e'git"`, `'$"x"'`, `"\$"`, `$"\x2e"`, `"a\
+b"`, `a\
+b`, `'a\
+b'`, `$'a\
+b'`, `"\!"`, `\!`, `"$'"`, `"'"'"'`, `$'\101\x41\u0041'`, `$'\18'`, `$'\x4g'`, `$'\z'`,
 	}
 	for _, w := range words {
 		src := `printf '%s\0' ` + w
