@@ -605,5 +605,3 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
-
-func hasGlobMeta(s string) bool { return strings.ContainsAny(s, "*?[") }
