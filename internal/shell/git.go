@@ -209,6 +209,9 @@ func (g *Git) globals(args []Word, assigns []Assign) int {
 			if !ok {
 				return len(args)
 			}
+			if !w.Literal || w.Glob {
+				g.opaque("-C to a place known only at run time")
+			}
 			if w.Text != "" {
 				g.Chdir = joinDir(g.Chdir, w.Text)
 			}
@@ -219,6 +222,9 @@ func (g *Git) globals(args []Word, assigns []Assign) int {
 					return len(args)
 				}
 				val = w.Text
+				if !w.Literal || w.Glob {
+					g.opaque(name + " known only at run time")
+				}
 			}
 			switch name {
 			case "--git-dir":
