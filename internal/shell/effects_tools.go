@@ -310,3 +310,36 @@ func (e *effects) zip(args []Word, texts []string) {
 		e.addAll("write", args[idx[0]:idx[0]+1], "zip")
 	}
 }
+
+// formatters rewrite the files they are given when told to: gofmt -w,
+// prettier --write, black, clang-format -i …. Every operand is written.
+func formatter(flags ...string) effectFunc {
+	return func(e *effects, args []Word, texts []string) {
+		on := len(flags) == 0
+		for _, t := range texts[1:] {
+			for _, f := range flags {
+				if t == f || strings.HasPrefix(t, f+"=") {
+					on = true
+				}
+			}
+		}
+		if !on {
+			return
+		}
+		idx, _ := operands(texts, optSpec{})
+		for _, i := range idx {
+			e.tree("write", args[i], baseName(texts[0]), false)
+		}
+	}
+}
+
+// outputOperand: the n-th operand (from 0) is written (uniq IN OUT,
+// xxd -r IN OUT).
+func outputOperand(n int) effectFunc {
+	return func(e *effects, args []Word, texts []string) {
+		idx, _ := operands(texts, optSpec{})
+		if len(idx) > n {
+			e.addAll("write", args[idx[n]:idx[n]+1], baseName(texts[0]))
+		}
+	}
+}
