@@ -90,6 +90,8 @@ func TestEffects(t *testing.T) {
 		{`git format-patch -o .git/hooks HEAD~1`, []string{"write .git/hooks"}},
 		{`npx prettier --write .gitwarrant/loops/x.md`, []string{"write .gitwarrant/loops/x.md"}},
 		{`gofmt -w .gitwarrant/x.go`, []string{"write .gitwarrant/x.go"}},
+		{`npx prettier --write .`, []string{"write **/*.md", "write **/*.json"}},
+		{`black src/a.py`, []string{"write src/a.py"}},
 		{`uniq a .git/config`, []string{"write .git/config"}},
 		{`yq -i '.a=1' .gitwarrant/x.yml`, []string{"write .gitwarrant/x.yml"}},
 		{`gawk -i inplace '{print}' .gitwarrant/loops/x.md`, []string{"write .gitwarrant/loops/x.md"}},
