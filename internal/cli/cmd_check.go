@@ -24,6 +24,7 @@ type checkJSON struct {
 	Verdict string `json:"verdict"`
 	Rule    string `json:"rule"`
 	Reason  string `json:"reason"`
+	From    string `json:"from,omitempty"` // the loop an inherited rule came from (extends)
 	Exit    int    `json:"exit"`
 	Seq     int64  `json:"seq,omitempty"`
 	Hash    string `json:"hash,omitempty"`
@@ -67,7 +68,7 @@ func runCheckCmd(app *App, o checkOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	l, err := loadLoop(p, args[0])
+	l, err := loadJobLoop(p, args[0])
 	if err != nil {
 		return err
 	}
@@ -85,7 +86,7 @@ func runCheckCmd(app *App, o checkOptions, args []string) error {
 	}
 	if o.json {
 		out := checkJSON{Loop: l.Name, Action: string(verb), Target: target, Verdict: string(res.Verdict),
-			Rule: res.Rule, Reason: res.Reason, Exit: res.Verdict.ExitCode()}
+			Rule: res.Rule, Reason: res.Reason, From: res.From, Exit: res.Verdict.ExitCode()}
 		if entry != nil {
 			out.Seq, out.Hash = entry.Seq, entry.Hash
 		}
