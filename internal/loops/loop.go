@@ -110,6 +110,9 @@ type Loop struct {
 	Goal        string
 	Stop        string
 	Budget      string
+	// Examples are tool calls the warrant must decide as stated
+	// (docs/typed-entries.md#examples).
+	Examples []Example
 
 	// Preamble is body text before the first Brief or Procedure heading.
 	// The spec says nothing is dropped, so it is kept and rendered.
