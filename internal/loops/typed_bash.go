@@ -34,11 +34,11 @@ type Command struct {
 
 // Push is a resolved `git push`: where it goes and how.
 type Push struct {
-	Remote  string
-	Current string      // the current branch ("" when detached or unknown)
-	Updates []RefUpdate // destinations, with HEAD already resolved to Current where known
+	Remote                           string
+	Current                          string      // the current branch ("" when detached or unknown)
+	Updates                          []RefUpdate // destinations, with HEAD already resolved to Current where known
 	All, Mirror, Tags, Force, Delete bool
-	Options []string // other options given (-u/--set-upstream excluded), for exact comparison
+	Options                          []string // other options given (-u/--set-upstream excluded), for exact comparison
 }
 
 // RefUpdate is one destination of a push.
@@ -93,9 +93,9 @@ type cmdPattern struct {
 }
 
 type pushPattern struct {
-	remote   string
-	dsts     []string
-	options  []string // required options other than the flags below
+	remote                           string
+	dsts                             []string
+	options                          []string // required options other than the flags below
 	all, mirror, tags, force, delete bool
 }
 
