@@ -69,17 +69,32 @@ var interpreters = map[string]bool{
 	"perl": true, "ruby": true, "php": true, "pwsh": true, "powershell": true,
 	"env": true, "sudo": true, "doas": true, "eval": true, "exec": true, "command": true,
 	"xargs": true, "nohup": true, "timeout": true, "nice": true, "time": true, "watch": true,
+	"awk": true, "gawk": true, "sed": true, "make": true, "npx": true, "uv": true, "poetry": true,
 }
 
-// restDanger lists arguments a trailing ` *` never covers: they make an
-// otherwise read-only or local command write a named file or run a program
-// it names (docs/typed-entries.md#commands).
-var restDanger = []string{"-exec", "-toolexec", "--exec", "--output", "--upload-pack", "--receive-pack"}
+// restDanger lists arguments a trailing ` *` never covers, by command ("" for
+// every command): they make an otherwise local command write a file it
+// names, run a program it names, or skip the hooks that keep the record
+// (docs/typed-entries.md#commands).
+var restDanger = map[string][]string{
+	"":      {"--output", "--no-verify"},
+	"go":    {"-exec", "-toolexec", "-modfile", "-overlay"},
+	"cargo": {"--manifest-path", "--config", "-Z"},
+	"git":   {"--upload-pack", "--receive-pack", "--exec", "--ext-diff", "-O", "--open-files-in-pager"},
+	"find":  {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
+	"sort":  {"-o"},
+	"tree":  {"-o"},
+}
 
-func dangerousRest(a string) bool {
-	for _, d := range restDanger {
-		if a == d || strings.HasPrefix(a, d+"=") {
-			return true
+func dangerousRest(cmd, a string) bool {
+	if path.Base(cmd) == "go" && strings.Contains(a, "@") {
+		return true // pkg@version fetches and runs code from outside the repository
+	}
+	for _, list := range [][]string{restDanger[""], restDanger[path.Base(cmd)]} {
+		for _, d := range list {
+			if a == d || strings.HasPrefix(a, d+"=") || len(d) == 2 && d[0] == '-' && d[1] != '-' && strings.HasPrefix(a, d) {
+				return true
+			}
 		}
 	}
 	return false
@@ -249,6 +264,13 @@ func shortRef(r string) string {
 	return strings.TrimPrefix(r, "refs/heads/")
 }
 
+// runners run the command that follows them: `Bash(uv run *)` is as much a
+// catch-all as `Bash(sh *)`.
+var runners = [][]string{
+	{"uv", "run"}, {"uv", "tool", "run"}, {"poetry", "run"}, {"pipx", "run"}, {"uvx"}, {"bunx"},
+	{"npm", "exec"}, {"pnpm", "exec"}, {"pnpm", "dlx"}, {"yarn", "exec"}, {"yarn", "dlx"}, {"bundle", "exec"},
+}
+
 func (c *cmdPattern) catchAll() string {
 	if !c.rest {
 		return ""
@@ -256,15 +278,41 @@ func (c *cmdPattern) catchAll() string {
 	if len(c.args) == 0 {
 		return "it names every command"
 	}
-	if !interpreters[path.Base(c.args[0].Text)] {
+	head := 0
+	if interpreters[path.Base(c.args[0].Text)] {
+		head = 1
+	}
+	for _, r := range runners {
+		if len(c.args) >= len(r) && len(r) > head && prefixTexts(c.args, r) {
+			head = len(r)
+		}
+	}
+	if head == 0 {
 		return ""
 	}
-	for _, a := range c.args[1:] {
+	for _, a := range c.args[head:] {
 		if !strings.HasPrefix(a.Text, "-") {
 			return ""
 		}
 	}
-	return fmt.Sprintf("%s runs whatever it is given", c.args[0].Text)
+	return fmt.Sprintf("%s runs whatever it is given", argTexts(c.args[:head]))
+}
+
+func prefixTexts(args []Arg, want []string) bool {
+	for i, w := range want {
+		if args[i].Text != w {
+			return false
+		}
+	}
+	return true
+}
+
+func argTexts(args []Arg) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a.Text
+	}
+	return strings.Join(out, " ")
 }
 
 // MatchCommand reports whether a Bash entry in an allow list allows cmd:
@@ -289,7 +337,7 @@ func (t *Typed) MatchCommand(cmd Command) bool {
 		}
 	}
 	for _, a := range cmd.Argv[len(c.args):] {
-		if dangerousRest(a.Text) {
+		if dangerousRest(c.args[0].Text, a.Text) {
 			return false
 		}
 	}

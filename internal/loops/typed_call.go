@@ -6,6 +6,9 @@ package loops
 type Call struct {
 	Kind string   // ToolRead, ToolEdit, ToolBash, ToolWebFetch, ToolWebSearch or ToolMCP
 	Path FilePath // Read, Edit
+	// Glob is a search pattern relative to Path (Grep's glob, Glob's
+	// pattern): a Read entry must cover it as well as Path.
+	Glob string
 	Cmd  Command  // Bash
 	Host string   // WebFetch: normalised by URLHost
 	MCP  string   // the MCP tool name, mcp__<server>__<tool>
@@ -23,6 +26,9 @@ func (t *Typed) Allows(c Call) bool {
 	}
 	switch c.Kind {
 	case ToolRead, ToolEdit:
+		if c.Glob != "" {
+			return t.Tool == c.Kind && t.path.coversGlob(c.Path, c.Glob)
+		}
 		return t.MatchPath(c.Kind, c.Path)
 	case ToolBash:
 		return t.MatchCommand(c.Cmd)
@@ -42,6 +48,9 @@ func (t *Typed) Allows(c Call) bool {
 func (t *Typed) Escalates(c Call) bool {
 	switch c.Kind {
 	case ToolRead:
+		if c.Glob != "" && t.Tool == ToolRead && t.path.mayNameGlob(c.Glob) {
+			return true
+		}
 		return t.MatchPath(ToolRead, c.Path)
 	case ToolEdit:
 		return t.MatchPath(ToolEdit, c.Path) || t.MatchPath(ToolRead, c.Path)

@@ -52,8 +52,8 @@ func parsePathPattern(arg string) (*pathPattern, error) {
 		}
 	}
 	s = strings.TrimSuffix(s, "/")
-	if s == "" {
-		s = "**"
+	if s == "" || s == "**/**" || s == "**/*" {
+		s = "**" // every path below the base
 	}
 	for _, part := range strings.Split(s, "/") {
 		if part == ".." || part == "." {
@@ -122,7 +122,7 @@ func (p *pathPattern) match(f FilePath) bool {
 		subject = rel
 	}
 	if subject == "." {
-		return p.glob == "**" || p.glob == "**/*" || p.glob == "**/**"
+		return p.glob == "**"
 	}
 	for s := subject; s != "" && s != "." && s != "/"; s = path.Dir(s) {
 		if ok, _ := doublestar.Match(p.glob, s); ok {
@@ -138,4 +138,42 @@ func (p *pathPattern) match(f FilePath) bool {
 // ToolEdit.
 func (t *Typed) MatchPath(kind string, f FilePath) bool {
 	return t.Tool == kind && t.path != nil && t.path.match(f)
+}
+
+// coversGlob reports whether every path a search glob can name lies within
+// the pattern (an allow entry must cover every path-like parameter of a
+// call: Grep's glob, Glob's pattern). glob is relative to dir f. It is
+// deliberately narrow: the pattern names the whole repository, a folder
+// the glob stays inside, or the same any-depth file pattern.
+func (p *pathPattern) coversGlob(f FilePath, glob string) bool {
+	if p.base != baseRepo || strings.Contains(glob, "..") || strings.HasPrefix(glob, "/") || strings.HasPrefix(glob, "~") {
+		return false
+	}
+	dir, ok := f.Rel()
+	if !ok {
+		return false
+	}
+	subject := path.Join(dir, glob)
+	switch {
+	case p.glob == "**":
+		return true
+	case strings.HasSuffix(p.glob, "/**") && !strings.ContainsAny(p.glob[:len(p.glob)-3], "*?[{"):
+		return strings.HasPrefix(subject, p.glob[:len(p.glob)-2])
+	case strings.HasPrefix(p.glob, "**/") && !strings.Contains(p.glob[3:], "/"):
+		return path.Base(subject) == p.glob[3:] && !strings.Contains(path.Dir(subject), "{")
+	}
+	return false
+}
+
+// mayNameGlob is the cautious reading for ask and never: a search glob is
+// screened when it spells any literal part of the pattern (`**/secrets*`
+// against `secrets`, `*.pem` against `*.pem`).
+func (p *pathPattern) mayNameGlob(glob string) bool {
+	g := strings.ToLower(glob)
+	for _, part := range strings.FieldsFunc(p.glob, func(r rune) bool { return strings.ContainsRune("/*?[]{}", r) }) {
+		if len(part) >= 2 && strings.Contains(g, strings.ToLower(part)) {
+			return true
+		}
+	}
+	return false
 }
