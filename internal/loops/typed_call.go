@@ -9,9 +9,9 @@ type Call struct {
 	// Glob is a search pattern relative to Path (Grep's glob, Glob's
 	// pattern): a Read entry must cover it as well as Path.
 	Glob string
-	Cmd  Command  // Bash
-	Host string   // WebFetch: normalised by URLHost
-	MCP  string   // the MCP tool name, mcp__<server>__<tool>
+	Cmd  Command // Bash
+	Host string  // WebFetch: normalised by URLHost
+	MCP  string  // the MCP tool name, mcp__<server>__<tool>
 }
 
 // AllowLists are the lists whose typed entries allow calls: a typed entry
