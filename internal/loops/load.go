@@ -14,10 +14,21 @@ import (
 	"sync/atomic"
 )
 
-// LoadFile reads and parses one loop file. It refuses a symlink (a reviewed
-// path must not point at unreviewed bytes), anything but a regular file, and
-// a file over MaxFileSize before reading it (docs/loop-format.md#the-warrant).
+// LoadFile reads and parses one loop file and folds in the loops it
+// extends, read from the same folder (docs/loop-format.md#extends-and-abstract).
+// It refuses a symlink (a reviewed path must not point at unreviewed
+// bytes), anything but a regular file, and a file over MaxFileSize before
+// reading it.
 func LoadFile(path string) (*Loop, error) {
+	l, err := loadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return resolveExtends(l, filepath.Dir(path), nil)
+}
+
+// loadFile is LoadFile without `extends`.
+func loadFile(path string) (*Loop, error) {
 	info, err := os.Lstat(path)
 	if err != nil {
 		return nil, fileError(path, err)
