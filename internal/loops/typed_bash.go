@@ -460,6 +460,11 @@ func (p *pushPattern) escalates(c *Push) bool {
 	if p.force && !force || p.delete && !del || p.all && !c.All && !c.Mirror || p.mirror && !c.Mirror || p.tags && !c.Tags {
 		return false
 	}
+	for _, o := range p.options {
+		if !contains(c.Options, o) {
+			return false
+		}
+	}
 	if len(p.dsts) == 0 || c.All || c.Mirror {
 		return true
 	}

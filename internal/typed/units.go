@@ -1,0 +1,300 @@
+// Package typed reads a Claude Code tool call as the units typed warrant
+// entries decide — each clause of a Bash command, each file it reads or
+// writes, each path a file tool touches, a fetched host, an MCP tool — and
+// decides them (docs/typed-entries.md#rules-of-meaning). It runs no
+// processes; the only I/O is resolving symbolic links in paths.
+package typed
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/shell"
+)
+
+// Env is where a call runs.
+type Env struct {
+	Root   string // the repository's work tree, absolute
+	Home   string // the home directory ("" if unknown)
+	Cwd    string // the call's working directory, absolute
+	Branch string // the current branch ("" when detached or unknown)
+	Remote string // the default remote ("" means origin)
+	// Resolve turns an absolute path into the path it names (symbolic
+	// links followed); nil uses ResolvePath.
+	Resolve func(string) string
+}
+
+// Unit is one thing a call does that an entry must allow.
+type Unit struct {
+	Call  loops.Call
+	Canon string   // canonical form, as explain shows it
+	Via   []string // how a clause was reached (nil at the top level)
+	// Opaque says why the unit cannot be allowed ("" when it can).
+	Opaque string
+	// Effect is true for a file a clause reads or writes, listed after it.
+	Effect bool
+}
+
+// ResolvePath follows symbolic links in every existing component of an
+// absolute path; the part that does not exist yet is kept as written.
+func ResolvePath(p string) string {
+	p = filepath.Clean(p)
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	dir, base := filepath.Split(p)
+	if dir == "" || dir == p {
+		return p
+	}
+	parent := strings.TrimSuffix(dir, string(filepath.Separator))
+	if parent == "" || parent == p {
+		return p
+	}
+	// A dangling final link names where it points.
+	if t, err := os.Readlink(p); err == nil {
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(parent, t)
+		}
+		return filepath.Clean(t)
+	}
+	return filepath.Join(ResolvePath(parent), base)
+}
+
+func (e Env) path(p string) loops.FilePath {
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		p = filepath.Join(e.Home, strings.TrimPrefix(p, "~"))
+	case !filepath.IsAbs(p):
+		p = filepath.Join(e.Cwd, p)
+	}
+	res := e.Resolve
+	if res == nil {
+		res = ResolvePath
+	}
+	root, home := e.Root, e.Home
+	if root != "" {
+		root = res(root)
+	}
+	if home != "" {
+		home = res(home)
+	}
+	return loops.FilePath{Abs: filepath.ToSlash(res(filepath.Clean(p))), Root: filepath.ToSlash(root), Home: filepath.ToSlash(home)}
+}
+
+func (e Env) canonPath(f loops.FilePath) string {
+	if rel, ok := f.Rel(); ok {
+		return rel
+	}
+	return f.Abs
+}
+
+// Units reads a tool call. An input it cannot read gives one opaque unit,
+// never an error that could be mistaken for an allow.
+func Units(tool string, input map[string]any, env Env) []Unit {
+	str := func(k string) string { s, _ := input[k].(string); return s }
+	file := func(kind, key string) []Unit {
+		p := str(key)
+		if strings.TrimSpace(p) == "" {
+			return []Unit{{Canon: tool, Opaque: fmt.Sprintf("%s has no %s", tool, key)}}
+		}
+		f := env.path(p)
+		return []Unit{{Call: loops.Call{Kind: kind, Path: f}, Canon: kind + " " + env.canonPath(f)}}
+	}
+	search := func(dirKey, globKey string) []Unit {
+		dir := str(dirKey)
+		if dir == "" {
+			dir = env.Cwd
+		}
+		f := env.path(dir)
+		g := str(globKey)
+		u := Unit{Call: loops.Call{Kind: loops.ToolRead, Path: f, Glob: g}, Canon: "Read " + env.canonPath(f)}
+		if g != "" {
+			u.Canon += " " + g
+		}
+		return []Unit{u}
+	}
+	switch {
+	case tool == "Read":
+		return file(loops.ToolRead, "file_path")
+	case tool == "NotebookRead":
+		return file(loops.ToolRead, "notebook_path")
+	case tool == "LS":
+		return file(loops.ToolRead, "path")
+	case tool == "Glob":
+		return search("path", "pattern")
+	case tool == "Grep":
+		return search("path", "glob")
+	case tool == "Write" || tool == "Edit" || tool == "MultiEdit":
+		return file(loops.ToolEdit, "file_path")
+	case tool == "NotebookEdit":
+		return file(loops.ToolEdit, "notebook_path")
+	case tool == "Bash":
+		return bashUnits(str("command"), env)
+	case tool == "WebFetch":
+		host, err := loops.URLHost(str("url"))
+		u := Unit{Call: loops.Call{Kind: loops.ToolWebFetch, Host: host}, Canon: "WebFetch " + host}
+		if err != nil {
+			u.Canon, u.Opaque = "WebFetch "+str("url"), err.Error()
+		}
+		return []Unit{u}
+	case tool == "WebSearch":
+		return []Unit{{Call: loops.Call{Kind: loops.ToolWebSearch}, Canon: "WebSearch " + str("query")}}
+	case strings.HasPrefix(tool, "mcp__"):
+		return []Unit{{Call: loops.Call{Kind: loops.ToolMCP, MCP: tool}, Canon: tool}}
+	}
+	return []Unit{{Canon: tool, Opaque: fmt.Sprintf("no typed entry names the %s tool", tool)}}
+}
+
+func bashUnits(cmd string, env Env) []Unit {
+	if strings.TrimSpace(cmd) == "" {
+		return []Unit{{Canon: "Bash", Opaque: "the command is empty"}}
+	}
+	s := shell.Parse(cmd)
+	if s.Opaque {
+		return []Unit{{Canon: "Bash " + cmd, Opaque: "not readable as shell: " + s.Why}}
+	}
+	var out []Unit
+	for _, c := range s.Clauses {
+		out = append(out, clauseUnit(c, env))
+		out = append(out, effectUnits(c, env)...)
+	}
+	if len(out) == 0 {
+		return []Unit{{Canon: "Bash " + cmd, Opaque: "no command"}}
+	}
+	return out
+}
+
+func clauseUnit(c shell.Clause, env Env) Unit {
+	u := Unit{Call: loops.Call{Kind: loops.ToolBash}, Via: c.Via}
+	var cmd loops.Command
+	for _, a := range c.Assigns {
+		cmd.Assigns = append(cmd.Assigns, loops.EnvAssign{Name: a.Name, Value: a.Value.Text})
+		if !a.Value.Literal || a.Unset {
+			u.Opaque = "assignment " + a.Name + " is built at run time"
+		}
+	}
+	for _, w := range c.Expanded() {
+		cmd.Argv = append(cmd.Argv, loops.Arg{Text: w.Text, Glob: w.Glob})
+		if !w.Literal && u.Opaque == "" {
+			u.Opaque = "word " + w.Text + " is built at run time"
+		}
+	}
+	if c.Opaque {
+		u.Opaque = c.Why
+	}
+	if g, ok := c.Git(); ok {
+		if g.Opaque && u.Opaque == "" {
+			u.Opaque = g.Why
+		}
+		if g.Push != nil {
+			cmd.Push = pushOf(g, env)
+		}
+	}
+	if len(cmd.Argv) == 0 && u.Opaque == "" {
+		u.Opaque = "no command (only assignments or redirections)"
+	}
+	u.Call.Cmd = cmd
+	u.Canon = canonical(cmd)
+	if c.Dir != "" {
+		u.Canon = "(in " + c.Dir + ") " + u.Canon
+	}
+	return u
+}
+
+// pushOf turns the parser's reading of a push into plain values, with HEAD
+// and the default remote resolved.
+func pushOf(g *shell.Git, env Env) *loops.Push {
+	p := g.Push
+	out := &loops.Push{Remote: p.Remote, Current: env.Branch, All: p.All || p.Matching, Mirror: p.Mirror, Tags: p.Tags,
+		Force: p.Force, Delete: p.Delete || p.Prune}
+	if out.Remote == "" {
+		out.Remote = env.Remote
+		if out.Remote == "" {
+			out.Remote = "origin"
+		}
+	}
+	for _, u := range p.Updates {
+		dst := u.Dst
+		if dst == "HEAD" || dst == "refs/heads/HEAD" {
+			dst = env.Branch
+			if dst == "" {
+				dst = "HEAD" // detached: names no branch an entry can allow
+			}
+		}
+		out.Updates = append(out.Updates, loops.RefUpdate{Src: u.Src, Dst: dst, Force: u.Force, Delete: u.Delete})
+	}
+	for _, o := range g.Options {
+		switch o.Name {
+		case "force", "force-with-lease", "delete", "all", "branches", "mirror", "tags", "prune", "set-upstream", "u",
+			"verbose", "v", "quiet", "q", "progress":
+			continue
+		}
+		name := "--" + o.Name
+		if len(o.Name) == 1 {
+			name = "-" + o.Name
+		}
+		if o.Negated {
+			name = "--no-" + o.Name
+		}
+		out.Options = append(out.Options, name)
+	}
+	return out
+}
+
+func effectUnits(c shell.Clause, env Env) []Unit {
+	var out []Unit
+	for _, e := range c.Effects() {
+		if e.Vague {
+			continue // inherent to the command the clause's entry names
+		}
+		kind := loops.ToolEdit
+		if e.Kind == "read" {
+			kind = loops.ToolRead
+		}
+		u := Unit{Effect: true, Via: c.Via}
+		if !e.Path.Literal {
+			u.Canon, u.Opaque = kind+" "+e.Path.Text, "a path built at run time ("+e.Via+")"
+			out = append(out, u)
+			continue
+		}
+		p := e.Path.Text
+		if e.Path.Tilde {
+			p = "~" + strings.TrimPrefix(p, "~")
+		}
+		f := env.path(p)
+		u.Call = loops.Call{Kind: kind, Path: f}
+		u.Canon = kind + " " + env.canonPath(f) + " (" + e.Kind + " by " + e.Via + ")"
+		out = append(out, u)
+	}
+	return out
+}
+
+// canonical writes a command the way an entry would spell it: assignments,
+// then the arguments, each quoted only when it must be.
+func canonical(c loops.Command) string {
+	var parts []string
+	for _, a := range c.Assigns {
+		parts = append(parts, a.Name+"="+quoteArg(a.Value, false))
+	}
+	for _, a := range c.Argv {
+		parts = append(parts, quoteArg(a.Text, a.Glob))
+	}
+	return strings.Join(parts, " ")
+}
+
+func quoteArg(s string, glob bool) string {
+	if s == "" {
+		return "''"
+	}
+	special := " \t\n'\"\\$`|&;<>()#"
+	if !glob {
+		special += "*?["
+	}
+	if !strings.ContainsAny(s, special) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
