@@ -52,7 +52,7 @@ type RefUpdate struct {
 // never which program runs or what it loads.
 var harmlessEnv = map[string]bool{
 	"CI": true, "NO_COLOR": true, "FORCE_COLOR": true, "TZ": true, "LANG": true,
-	"RUST_BACKTRACE": true, "NODE_ENV": true,
+	"RUST_BACKTRACE": true, "NODE_ENV": true, "PYTHONDONTWRITEBYTECODE": true, "PYTHONUNBUFFERED": true,
 }
 
 // HarmlessEnv reports whether a prefix assignment of name needs no entry.
@@ -69,7 +69,7 @@ var interpreters = map[string]bool{
 	"perl": true, "ruby": true, "php": true, "pwsh": true, "powershell": true,
 	"env": true, "sudo": true, "doas": true, "eval": true, "exec": true, "command": true,
 	"xargs": true, "nohup": true, "timeout": true, "nice": true, "time": true, "watch": true,
-	"awk": true, "gawk": true, "sed": true, "make": true, "npx": true, "uv": true, "poetry": true,
+	"make": true, "npx": true, "uv": true, "poetry": true,
 }
 
 // restDanger lists arguments a trailing ` *` never covers, by command ("" for
@@ -77,13 +77,20 @@ var interpreters = map[string]bool{
 // names, run a program it names, or skip the hooks that keep the record
 // (docs/typed-entries.md#commands).
 var restDanger = map[string][]string{
-	"":      {"--output", "--no-verify"},
-	"go":    {"-exec", "-toolexec", "-modfile", "-overlay"},
-	"cargo": {"--manifest-path", "--config", "-Z"},
-	"git":   {"--upload-pack", "--receive-pack", "--exec", "--ext-diff", "-O", "--open-files-in-pager"},
-	"find":  {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
-	"sort":  {"-o"},
-	"tree":  {"-o"},
+	"":        {"--output", "--no-verify"},
+	"go":      {"-exec", "-toolexec", "-modfile", "-overlay"},
+	"cargo":   {"--manifest-path", "--config", "-Z"},
+	"git":     {"--upload-pack", "--receive-pack", "--exec", "--ext-diff", "-O", "--open-files-in-pager"},
+	"find":    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
+	"sort":    {"-o"},
+	"gradlew": {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p"},
+	"gradle":  {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p"},
+	"mvn":     {"-f", "--file", "-s", "--settings", "-gs", "--global-settings"},
+	"mvnw":    {"-f", "--file", "-s", "--settings", "-gs", "--global-settings"},
+	"sed":     {"-f", "--file"},
+	"awk":     {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
+	"gawk":    {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
+	"tree":    {"-o"},
 }
 
 func dangerousRest(cmd, a string) bool {

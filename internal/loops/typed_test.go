@@ -351,12 +351,16 @@ func TestRestDangerAndRunners(t *testing.T) {
 		{"Bash(grep *)", "grep -o TODO README.md", true},
 		{"Bash(uv run *)", "uv run pytest", false}, // a runner catch-all allows nothing
 		{"Bash(uv run pytest *)", "uv run pytest -q", true},
+		{"Bash(./gradlew test *)", "./gradlew test --init-script /tmp/evil.gradle", false},
+		{"Bash(./mvnw test *)", "./mvnw test -s /tmp/settings.xml", false},
+		{"Bash(awk *)", "awk -f /tmp/prog.awk x", false},
+		{"Bash(sed *)", "sed -f /tmp/prog.sed x", false},
 	} {
 		if got := mustTyped(t, c.entry).MatchCommand(Command{Argv: words(c.cmd)}); got != c.want {
 			t.Errorf("%s allows %q = %v, want %v", c.entry, c.cmd, got, c.want)
 		}
 	}
-	for _, s := range []string{"Bash(uv run *)", "Bash(npx *)", "Bash(make *)", "Bash(sed *)", "Bash(awk *)", "Bash(pnpm exec *)"} {
+	for _, s := range []string{"Bash(uv run *)", "Bash(npx *)", "Bash(make *)", "Bash(pnpm exec *)"} {
 		if mustTyped(t, s).CatchAll() == "" {
 			t.Errorf("%s is not a catch-all", s)
 		}

@@ -116,7 +116,15 @@ func Detect(root string) *Project {
 	return p
 }
 
-var detectors = []func(repo, *Project){detectGo, detectNode, detectPython, detectRust, detectJava, detectMake}
+var detectors = []func(repo, *Project){detectGo, detectNode, detectPython, detectRust, detectJava, detectMake, detectTools}
+
+// detectTools names tools any ecosystem configures in the repository.
+func detectTools(r repo, p *Project) {
+	if r.exists(".pre-commit-config.yaml") {
+		p.Change = append(p.Change, bash("pre-commit run *")...)
+		p.Ask = append(p.Ask, "Edit(.pre-commit-config.yaml)")
+	}
+}
 
 func (p *Project) add(eco string) { p.Ecosystems = append(p.Ecosystems, eco) }
 
@@ -160,7 +168,13 @@ func detectGo(r repo, p *Project) {
 // riskyScript names package scripts a fix loop does not run on its own:
 // they publish, deploy or change a database.
 var riskyScript = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)deploy|release|publish|migrat|seed|reset|db:push|prepare|version|^(add|remove|install|update|upgrade|link|unlink|pack|dlx|exec|run|ci)$`)
+	return regexp.MustCompile(`(?i)deploy|release|publish|migrat|seed|reset|db:push|prepare|version`)
+})
+
+// pmBuiltin names package-manager commands a script name must not shadow in
+// the shorthand `pnpm <script>` / `yarn <script>`.
+var pmBuiltin = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(add|remove|install|i|update|up|upgrade|link|unlink|pack|publish|dlx|exec|run|ci|create|init|config|store|patch|rebuild|env|set|import|audit|outdated|why)$`)
 })
 
 // nodeTools are package binaries worth naming when a project depends on
@@ -208,9 +222,18 @@ func detectNode(r repo, p *Project) {
 				cmds = append(cmds, "npm "+s+" *")
 			}
 		case "pnpm":
-			cmds = append(cmds, "pnpm "+s+" *", "pnpm run "+s+" *", "pnpm -r "+s+" *", "pnpm -r run "+s+" *")
+			cmds = append(cmds, "pnpm run "+s+" *", "pnpm -r run "+s+" *")
+			if !pmBuiltin().MatchString(s) {
+				cmds = append(cmds, "pnpm "+s+" *", "pnpm -r "+s+" *")
+				if pkg.PackageManager != "" {
+					cmds = append(cmds, "corepack pnpm "+s+" *")
+				}
+			}
 		case "yarn":
-			cmds = append(cmds, "yarn "+s+" *", "yarn run "+s+" *")
+			cmds = append(cmds, "yarn run "+s+" *")
+			if !pmBuiltin().MatchString(s) {
+				cmds = append(cmds, "yarn "+s+" *")
+			}
 		}
 	}
 	switch pm {
@@ -242,7 +265,15 @@ func detectNode(r repo, p *Project) {
 		}
 	}
 	p.Change = append(p.Change, bash(cmds...)...)
-	p.Change = append(p.Change, editDirs(r.dirsWith(".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".astro", ".css", ".prisma"))...)
+	// The ecosystem's conventional source and test folders, present or
+	// not (a file created there is project source), and any other folder
+	// holding source files.
+	dirs := append([]string{"src", "lib", "app", "pages", "components", "test", "tests", "__tests__", "e2e"},
+		r.dirsWith(".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".astro", ".css", ".prisma")...)
+	p.Change = append(p.Change, editDirs(dedupe(dirs))...)
+	if pm == "pnpm" {
+		p.Change = append(p.Change, bash(pnpmFilters(r)...)...)
+	}
 	p.Read = append(p.Read, domains("developer.mozilla.org", "nodejs.org", "www.typescriptlang.org", "docs.npmjs.com", "www.npmjs.com")...)
 	for _, d := range sortedKeys(nodeDocs) {
 		if deps[d] {
@@ -311,15 +342,18 @@ func detectPython(r repo, p *Project) {
 		p.Ask = append(p.Ask, "Edit(**/migrations/**)")
 		p.Read = append(p.Read, domains("docs.djangoproject.com")...)
 	}
-	if r.exists(".pre-commit-config.yaml") {
-		cmds = append(cmds, "pre-commit run *")
+	for _, pre := range runner {
+		if pre != "uv tool run " {
+			cmds = append(cmds, pre+"python -m unittest *", pre+"python3 -m unittest *")
+		}
 	}
 	p.Change = append(p.Change, bash(cmds...)...)
 	p.Change = append(p.Change, "Edit(*.py)")
 	p.Change = append(p.Change, editDirs(r.dirsWith(".py", ".pyi", ".html", ".jinja", ".jinja2"))...)
 	p.Read = append(p.Read, domains("docs.python.org", "pypi.org", "docs.pytest.org", "docs.astral.sh", "mypy.readthedocs.io")...)
 	p.Ask = append(p.Ask, "Edit(pyproject.toml)", "Edit(setup.py)", "Edit(setup.cfg)", "Edit(requirements*.txt)",
-		"Edit(uv.lock)", "Edit(poetry.lock)", "Edit(tox.ini)", "Bash(pip install)", "Bash(uv add)", "Bash(poetry add)")
+		"Edit(uv.lock)", "Edit(poetry.lock)", "Edit(tox.ini)", "Bash(uv add)", "Bash(uv remove)", "Bash(poetry add)", "Bash(poetry remove)",
+		"Bash(pip uninstall)")
 }
 
 func detectRust(r repo, p *Project) {
@@ -420,7 +454,9 @@ func gradleModules(settings string) []string {
 	return out
 }
 
-var makeTargetRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^([A-Za-z0-9][A-Za-z0-9_.-]*)\s*:([^=]|$)`) })
+var makeTargetRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^([A-Za-z0-9][A-Za-z0-9_.-]*(?:[ \t]+[A-Za-z0-9][A-Za-z0-9_.-]*)*)[ \t]*:([^=]|$)`)
+})
 
 // detectMake names each Makefile target a fix runs: exactly, since make
 // arguments can redefine what a recipe runs.
@@ -434,11 +470,12 @@ func detectMake(r repo, p *Project) {
 	}
 	cmds := []string{"make"}
 	for _, m := range makeTargetRE().FindAllStringSubmatch(mk, -1) {
-		t := m[1]
-		if riskyScript().MatchString(t) || strings.HasPrefix(t, ".") || t == "install" || t == "push" {
-			continue
+		for _, t := range strings.Fields(m[1]) {
+			if riskyScript().MatchString(t) || t == "install" || t == "push" {
+				continue
+			}
+			cmds = append(cmds, "make "+t)
 		}
-		cmds = append(cmds, "make "+t)
 	}
 	p.Change = append(p.Change, bash(dedupe(cmds)...)...)
 	p.Ask = append(p.Ask, "Edit(Makefile)")
@@ -460,6 +497,38 @@ func dedupe(in []string) []string {
 		if !seen[s] {
 			seen[s] = true
 			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// pnpmFilters names `pnpm --filter <package> <script>` for each workspace
+// package under packages/ and apps/ and the scripts it defines.
+func pnpmFilters(r repo) []string {
+	var out []string
+	for _, group := range []string{"packages", "apps"} {
+		entries, err := os.ReadDir(filepath.Join(r.root, group))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			var pkg struct {
+				Name    string            `json:"name"`
+				Scripts map[string]string `json:"scripts"`
+			}
+			if !e.IsDir() || json.Unmarshal([]byte(r.read(filepath.Join(group, e.Name(), "package.json"))), &pkg) != nil || pkg.Name == "" || strings.ContainsAny(pkg.Name, " ()'\"*") {
+				continue
+			}
+			out = append(out, "pnpm install --filter "+pkg.Name)
+			for _, s := range sortedKeys(pkg.Scripts) {
+				if riskyScript().MatchString(s) || strings.ContainsAny(s, " ()'\"*") {
+					continue
+				}
+				out = append(out, "pnpm --filter "+pkg.Name+" run "+s+" *")
+				if !pmBuiltin().MatchString(s) {
+					out = append(out, "pnpm --filter "+pkg.Name+" "+s+" *")
+				}
+			}
 		}
 	}
 	return out

@@ -54,13 +54,19 @@ func Decide(tw *loops.TypedWarrant, units []Unit) Decision {
 		d.Units = append(d.Units, decideUnit(tw, u))
 	}
 	var first [3]string
+	judged := 0
 	for _, u := range d.Units {
+		if !u.Screened || u.Verdict != loops.Allow {
+			judged++
+		}
 		i := map[loops.Verdict]int{loops.Deny: 0, loops.Ask: 1, loops.Allow: 2}[u.Verdict]
 		if first[i] == "" {
 			first[i] = u.Rule
 		}
 	}
 	switch {
+	case judged == 0:
+		d.Verdict, d.Rule = loops.Ask, "default: nothing in the call is allowed by an entry"
 	case first[0] != "":
 		d.Verdict, d.Rule = loops.Deny, first[0]
 	case first[1] != "":
@@ -82,10 +88,14 @@ func decideUnit(tw *loops.TypedWarrant, u Unit) Decided {
 		}
 	}
 	switch {
+	case u.Screened:
+		why := "its own clause is what an entry must allow"
+		if len(u.Via) > 0 {
+			why = "reached through " + strings.Join(u.Via, ", ") + ": the wrapper's clause is what an entry must allow"
+		}
+		return Decided{Unit: u, Verdict: loops.Allow, Rule: "screened only: " + why}
 	case u.Opaque != "":
 		return Decided{Unit: u, Verdict: loops.Ask, Rule: "opaque: " + u.Opaque}
-	case !reparsed(u.Via):
-		return Decided{Unit: u, Verdict: loops.Ask, Rule: "wrapper: reached through " + strings.Join(u.Via, ", ") + " — give the command its own entry and run it directly"}
 	}
 	if e := tw.Allowing(u.Call); e != nil {
 		return Decided{Unit: u, Verdict: loops.Allow, Rule: "allow " + e.List + ": " + e.Text, Entry: e}

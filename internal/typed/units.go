@@ -36,6 +36,11 @@ type Unit struct {
 	Opaque string
 	// Effect is true for a file a clause reads or writes, listed after it.
 	Effect bool
+	// Screened is true for a unit only ask and never look at: a command
+	// reached through a wrapper (the wrapper's own clause is what an entry
+	// must allow) and a shell re-reading a literal string (the clauses it
+	// runs are what entries must allow).
+	Screened bool
 }
 
 // ResolvePath follows symbolic links in every existing component of an
@@ -158,8 +163,13 @@ func bashUnits(cmd string, env Env) []Unit {
 	}
 	var out []Unit
 	for _, c := range s.Clauses {
-		out = append(out, clauseUnit(c, env))
-		out = append(out, effectUnits(c, env)...)
+		u := clauseUnit(c, env)
+		u.Screened = !reparsed(c.Via) || shellString(c)
+		out = append(out, u)
+		for _, e := range effectUnits(c, env) {
+			e.Screened = !reparsed(c.Via)
+			out = append(out, e)
+		}
 	}
 	if len(out) == 0 {
 		return []Unit{{Canon: "Bash " + cmd, Opaque: "no command"}}
@@ -297,4 +307,24 @@ func quoteArg(s string, glob bool) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// shellString reports a shell run on a literal string (`bash -c 'git
+// status'`): the parser re-reads the string into clauses of their own.
+func shellString(c shell.Clause) bool {
+	switch c.Name() {
+	case "sh", "bash", "zsh", "dash":
+	default:
+		return false
+	}
+	if c.Opaque {
+		return false
+	}
+	for _, w := range c.Argv[1:] {
+		t := w.Text
+		if strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "c") {
+			return true
+		}
+	}
+	return false
 }
