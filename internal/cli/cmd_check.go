@@ -65,7 +65,7 @@ func runCheckCmd(app *App, o checkOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	l, err := loadLoop(p, args[0])
+	l, err := loadJobLoop(p, args[0])
 	if err != nil {
 		return err
 	}

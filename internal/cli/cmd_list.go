@@ -14,6 +14,8 @@ type loopSummaryJSON struct {
 	Allows      int    `json:"allows"`
 	Asks        int    `json:"asks"`
 	Nevers      int    `json:"nevers"`
+	Abstract    bool   `json:"abstract,omitempty"`
+	Extends     string `json:"extends,omitempty"`
 }
 
 func newListCmd(app *App) *cobra.Command {
@@ -37,7 +39,7 @@ func newListCmd(app *App) *cobra.Command {
 					return err
 				}
 			} else {
-				printLoopList(app, ls)
+				printLoopList(app, ls, len(errs))
 			}
 			for _, e := range errs {
 				fmt.Fprintf(app.IO.Err, "gitwarrant: %v\n", e)
@@ -58,18 +60,33 @@ func summarize(l *loops.Loop) loopSummaryJSON {
 		Name: l.Name, Description: l.Description, Path: l.Path,
 		Allows: len(w.Read) + len(w.Draft) + len(w.Change) + len(w.Send),
 		Asks:   len(w.Ask), Nevers: len(w.Never),
+		Abstract: l.Abstract, Extends: l.Extends.Text,
 	}
 }
 
-func printLoopList(app *App, ls []*loops.Loop) {
+// printLoopList prints the loops; broken is how many loop files failed to
+// load (their errors go to stderr), so an all-broken folder is not "no
+// loops yet".
+func printLoopList(app *App, ls []*loops.Loop, broken int) {
 	st := app.IO.Style()
 	if len(ls) == 0 {
+		if broken > 0 {
+			fmt.Fprintf(app.IO.Out, "no loop loads: %s failed to load (below) — fix each at the line shown\n", pluralize(broken, "loop file"))
+			return
+		}
 		fmt.Fprintln(app.IO.Out, "no loops yet — create one with `gitwarrant new <name> --template <t>`")
 		return
 	}
 	for _, l := range ls {
 		s := summarize(l)
-		fmt.Fprintf(app.IO.Out, "  %-24s %s\n", st.Cyan(l.Name), l.Description)
+		desc := l.Description
+		switch {
+		case l.Abstract:
+			desc = st.Yellow("[abstract baseline]") + " " + desc
+		case l.Extends.Text != "":
+			desc = st.Dim("[extends "+l.Extends.Text+"]") + " " + desc
+		}
+		fmt.Fprintf(app.IO.Out, "  %-24s %s\n", st.Cyan(l.Name), desc)
 		fmt.Fprintln(app.IO.Out, st.Dim(fmt.Sprintf("  %-24s %d allow · %d ask · %d never", "", s.Allows, s.Asks, s.Nevers)))
 	}
 }

@@ -51,6 +51,7 @@ func commands() []func(*App) *cobra.Command {
 		newHookCmd,
 		newInitCmd,
 		newInstallCmd,
+		newLintCmd,
 		newListCmd,
 		newMatchCmd,
 		newNewCmd,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -46,9 +47,29 @@ func TestScripts(t *testing.T) {
 			return false, errors.New("unknown condition " + cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status": cmdStatus,
+			"status":   cmdStatus,
+			"cpdocket": cmdCpDocket,
 		},
 	})
+}
+
+// cmdCpDocket copies docket's shipped loops (testdata/docket) into a
+// folder of the script's work directory:
+//
+//	cpdocket .gitwarrant/loops
+func cmdCpDocket(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: cpdocket <dir>")
+	}
+	paths, err := filepath.Glob("../../testdata/docket/*.loop.md")
+	if err != nil || len(paths) != 9 {
+		ts.Fatalf("cpdocket: want docket's 9 loops, found %d (%v)", len(paths), err)
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		ts.Check(err)
+		ts.Check(os.WriteFile(filepath.Join(ts.MkAbs(args[0]), filepath.Base(p)), data, 0o644))
+	}
 }
 
 // cmdStatus runs a program and asserts its exact exit status:

@@ -27,6 +27,11 @@ func LoadFile(path string) (*Loop, error) {
 	return resolveExtends(l, filepath.Dir(path), nil)
 }
 
+// ParseFile is LoadFile without folding in `extends`: the file as written,
+// with Extends still naming its parent (for lint, which checks the two
+// apart).
+func ParseFile(path string) (*Loop, error) { return loadFile(path) }
+
 // loadFile is LoadFile without `extends`.
 func loadFile(path string) (*Loop, error) {
 	info, err := os.Lstat(path)
@@ -82,6 +87,23 @@ func fileError(path string, err error) error {
 		return &Error{File: path, Msg: "file does not exist", Hint: "check the path, or run `gitwarrant list` to see the loops"}
 	}
 	return &Error{File: path, Msg: "cannot read loop file: " + err.Error(), Hint: "check the file's permissions"}
+}
+
+// LoopFiles lists the loop files of dir (`*.loop.md`, but not an editor's
+// `.#` lock link), in name order.
+func LoopFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fileError(dir, err)
+	}
+	var paths []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), FileSuffix) && !strings.HasPrefix(e.Name(), ".#") {
+			paths = append(paths, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(paths)
+	return paths, nil
 }
 
 // LoadDir parses every `*.loop.md` in dir, in name order. It returns the

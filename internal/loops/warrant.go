@@ -87,8 +87,11 @@ func fromEntry(v Verdict, list string, e *entry, reason string) Result {
 	if v == Allow {
 		rule = "allow " + rule
 	}
+	if e.item.From != "" {
+		reason += " The rule is inherited from " + e.item.From + "."
+	}
 	return Result{Verdict: v, Reason: reason, Rule: rule, List: list,
-		Pattern: e.item.Text, Line: e.item.Line}
+		Pattern: e.item.Text, Line: e.item.Line, From: e.item.From}
 }
 
 // allowCover decides strict coverage of s by the allow entries es (docs/loop-format.md#the-warrant:
