@@ -232,10 +232,17 @@ func (w *walker) markPipeShell(xStart, yStart, end int) {
 				}
 			}
 			text.Text = strings.Join(parts, " ")
-			if c.Name() == "printf" || strings.Contains(text.Text, `\`) {
-				text.Text = ansiC(text.Text)
-			}
 			text.tmpl = text.Text
+			// bash's echo prints backslashes as they are; printf, echo -e
+			// and dash's echo decode them: both readings are re-parsed.
+			if strings.Contains(text.Text, `\`) {
+				dec := text
+				dec.Text = ansiC(text.Text)
+				dec.tmpl = dec.Text
+				if dec.Text != text.Text {
+					w.runString(runs[0], dec, w.script.Clauses[runs[0]].Name()+" |")
+				}
+			}
 		case "cat":
 			for _, r := range c.Redirs {
 				if r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<" {

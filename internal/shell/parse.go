@@ -59,6 +59,7 @@ func newParser() *syntax.Parser {
 func (w *walker) parse(src string) error {
 	f, err := newParser().Parse(strings.NewReader(src), "")
 	if err != nil {
+		w.salvage(src)
 		return err
 	}
 	old := w.src
@@ -66,6 +67,32 @@ func (w *walker) parse(src string) error {
 	w.list(f.Stmts)
 	w.src = old
 	return nil
+}
+
+// salvage reads input the parser refuses in the way Bash may still run
+// it, so deny and self-protection see its clauses: Bash reads a "((" (or
+// "$((") that is not arithmetic as "( (". The clauses found are opaque;
+// the caller reports the input as unreadable.
+func (w *walker) salvage(src string) {
+	if !strings.Contains(src, "((") {
+		return
+	}
+	alt := src
+	for strings.Contains(alt, "((") {
+		alt = strings.ReplaceAll(alt, "((", "( (")
+	}
+	f, err := newParser().Parse(strings.NewReader(alt), "")
+	if err != nil {
+		return
+	}
+	start := len(w.script.Clauses)
+	old := w.src
+	w.src = alt
+	w.list(f.Stmts)
+	w.src = old
+	for i := start; i < len(w.script.Clauses); i++ {
+		w.script.Clauses[i].opaque("read with (( as ( (")
+	}
 }
 
 // reparse reads a string the script hands to a shell (sh -c, eval, a
