@@ -110,6 +110,9 @@ func toolUnusable(files []*File) []Finding {
 				continue
 			}
 			for _, it := range items {
+				if loops.LooksTyped(it.Text) {
+					continue // typed entries have their own checks (typed.go)
+				}
 				for _, rule := range UnusableRules {
 					if why := rule(v, it); why != "" {
 						out = append(out, Finding{File: f.Path, Line: it.Line, Severity: Warning,
@@ -141,6 +144,9 @@ func shadowedAllow(files []*File) []Finding {
 		}
 		for _, v := range loops.Verbs {
 			for _, it := range f.Raw.Warrant.List(string(v)) {
+				if loops.LooksTyped(it.Text) {
+					continue
+				}
 				for _, alt := range loops.Alternatives(it.Text) {
 					res := f.Loop.Check(v, alt)
 					if res.Verdict == loops.Allow || (res.List != "ask" && res.List != "never") {
