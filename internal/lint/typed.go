@@ -158,7 +158,7 @@ func untypedAllow(files []*File) []Finding {
 			}
 			for _, it := range items {
 				out = append(out, Finding{File: f.Path, Line: it.Line, Severity: Warning,
-					Msg: fmt.Sprintf("%s: %q is natural language: `check` still reads it, but the hook asks for every tool call it means", list, it.Text),
+					Msg:  fmt.Sprintf("%s: %q is natural language: `check` still reads it, but the hook asks for every tool call it means", list, it.Text),
 					Hint: fmt.Sprintf("add a typed entry for what it means, e.g. %s (see docs/typed-entries.md#migrating-a-loop)", suggest(list, it.Text))})
 			}
 		}
