@@ -19,13 +19,21 @@ type checkRequest struct {
 	Record bool
 	// Extra fields for the entry (e.g. the hook's tool name).
 	Extra map[string]any
+	// Decide, when set, decides instead of the natural-language Check
+	// (the hook: typed entries decide a tool call).
+	Decide func() loops.Result
 }
 
 // runCheck decides a check and, unless told not to, appends it to the
 // record. A verdict is returned even when recording fails, together with
 // the error, so callers can fail toward the human.
 func runCheck(p *project.Project, req checkRequest) (loops.Result, *chain.Entry, error) {
-	res := loops.Check(&req.Loop.Warrant, req.Verb, req.Target)
+	res := loops.Result{}
+	if req.Decide != nil {
+		res = req.Decide()
+	} else {
+		res = loops.Check(&req.Loop.Warrant, req.Verb, req.Target)
+	}
 	if !req.Record {
 		return res, nil, nil
 	}

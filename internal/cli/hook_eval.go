@@ -49,7 +49,7 @@ func evaluateHook(app *App, o hookClaudeOptions, data []byte, readErr error) hoo
 	if done {
 		return a
 	}
-	return checkHookCall(env, o, pl, l, verb, target)
+	return checkHookCall(app, env, o, pl, l, verb, target)
 }
 
 // chooseLoop picks the loop that decides a call: the pinned one, else the
@@ -99,9 +99,14 @@ func chooseLoop(p *project.Project, o hookClaudeOptions, pl hook.Payload, verb l
 // checkHookCall runs the warrant check, records it with via "hook", and
 // turns the result into an answer. An allow survives only when it is
 // recorded and its target was read in full.
-func checkHookCall(env hookEnv, o hookClaudeOptions, pl hook.Payload, l *loops.Loop, verb loops.Verb, target string) hookAnswer {
+func checkHookCall(app *App, env hookEnv, o hookClaudeOptions, pl hook.Payload, l *loops.Loop, verb loops.Verb, target string) hookAnswer {
+	g := gateEnv{root: env.root, projectDir: env.projectDir, hooksDir: env.hooksDir, cwd: pl.Cwd, home: homeDir(app)}
+	if g.cwd == "" {
+		g.cwd = app.Cwd
+	}
+	decide := func() loops.Result { return decidePayload(g, l, pl, inputObject(pl.ToolInput)).result() }
 	res, entry, recErr := runCheck(env.project, checkRequest{
-		Loop: l, Verb: verb, Target: target, Via: "hook", Record: !o.noRecord, Extra: hookExtra(pl),
+		Loop: l, Verb: verb, Target: target, Via: "hook", Record: !o.noRecord, Extra: hookExtra(pl), Decide: decide,
 	})
 	a := hookAnswer{verdict: res.Verdict, reason: hook.Reason(l.Name, res.Rule, res.Reason)}
 	if res.Verdict == loops.Allow && hook.Truncated(target) {

@@ -48,6 +48,7 @@ func commands() []func(*App) *cobra.Command {
 		newCheckCmd,
 		newCompileCmd,
 		newDemoCmd,
+		newExplainCmd,
 		newHookCmd,
 		newInitCmd,
 		newInstallCmd,

@@ -31,9 +31,9 @@ description: Fix a bug on a branch and open a pull request.
 version: 1
 triggers: [git push, flaky test]
 warrant:
-  read: [src/main.go, TODO in src, src/**/*.go, "https://pkg.go.dev/net/http", go http client timeout docs]
+  read: [src/main.go, TODO in src, src/**/*.go, "https://pkg.go.dev/net/http", go http client timeout docs, "Read(src/**)", "WebFetch(domain:pkg.go.dev)", WebSearch]
   draft: []
-  change: [src/main.go, src/util.go, docs/notes.md, analysis/report.ipynb]
+  change: [src/main.go, src/util.go, docs/notes.md, analysis/report.ipynb, "Edit(src/*.go)", "Edit(docs/notes.md)", "Edit(analysis/*.ipynb)"]
   send: [research flaky test]
   ask: [git push, github create_issue]
   never: [production cluster, force push]
@@ -52,9 +52,9 @@ name: anything
 description: Everything is allowed here, to show self-protection still holds.
 version: 1
 warrant:
-  read: [anything]
+  read: [anything, "Read(**)"]
   draft: [anything]
-  change: [anything]
+  change: [anything, "Edit(**)", "Bash(git *)", "Bash(gitwarrant *)"]
   send: [anything]
   ask: []
   never: []
@@ -209,7 +209,7 @@ func TestHookVerdictsForEveryToolKind(t *testing.T) {
 		{"glob", "allow"},
 		{"webfetch", "allow"},
 		{"websearch", "allow"},
-		{"agent", "allow"},                 // send: research flaky test
+		{"agent", "ask"},                   // no typed entry names a sub-agent; prose never allows a tool call
 		{"mcp_github_create_issue", "ask"}, // ask: github create_issue
 		{"unknown", "deny"},                // never: production cluster
 	}

@@ -109,10 +109,10 @@ func toolUnusable(files []*File) []Finding {
 					Hint: "to let the hook allow the write, list the file's path under change"})
 				continue
 			}
+			if hasTypedEntry(items) {
+				continue // migrated: its prose is for people and check (typed.go)
+			}
 			for _, it := range items {
-				if loops.LooksTyped(it.Text) {
-					continue // typed entries have their own checks (typed.go)
-				}
 				for _, rule := range UnusableRules {
 					if why := rule(v, it); why != "" {
 						out = append(out, Finding{File: f.Path, Line: it.Line, Severity: Warning,
@@ -165,4 +165,13 @@ func shadowedAllow(files []*File) []Finding {
 		}
 	}
 	return out
+}
+
+func hasTypedEntry(items []loops.Item) bool {
+	for _, it := range items {
+		if loops.LooksTyped(it.Text) {
+			return true
+		}
+	}
+	return false
 }
