@@ -45,7 +45,8 @@ var (
 	// recipient than the entry did.
 	subWider = []string{" to everyone", " to the press", " and the board", " to the whole company",
 		" to everyone at acme", " cc the press", " to all customers", " and everyone else",
-		" to the public", ", the board", " to them", " to every customer", " plus the press"}
+		" to the public", ", the board", " to them", " to every customer", " plus the press",
+		" + the board", "; cc everyone"}
 	// subRecipientHeads are the heads of recipients the generated corpus
 	// writes after `to`.
 	subRecipientHeads = []string{"me", "us", "them", "the team", "my manager", "the client",
@@ -334,7 +335,18 @@ func subCheck(s *Suite, w *loops.Warrant, e subSource, target string, wantAllow 
 		return
 	}
 	s.Check(res.Verdict != loops.Allow, ex)
-	if res.List == "partial" {
-		s.NearOnce(category(note), 1, ex)
+	kind := note
+	if strings.Contains(note, "replaced by") {
+		kind = "one word replaced"
+	}
+	s.Count("checks: "+kind, 1, 0)
+	// Closest calls: the target holds every word of the alternative, so
+	// only the rule that a target may not reach wider held it.
+	if subsetWords(loops.StrictContentWords(e.text), loops.StrictContentWords(target)) ||
+		subsetWords(strings.Fields(strings.ToLower(e.text)), strings.Fields(strings.ToLower(target))) {
+		s.Count("held only because the target reaches wider (every word of the entry is in it)", 1, 0)
+		s.NearOnce(kind, 2, ex)
+	} else if res.List == "partial" {
+		s.NearOnce(kind, 1, ex)
 	}
 }

@@ -34,12 +34,14 @@ func runCheck(p *project.Project, req checkRequest) (loops.Result, *chain.Entry,
 	} else {
 		res = loops.Check(&req.Loop.Warrant, req.Verb, req.Target)
 	}
-	if !req.Record {
-		return res, nil, nil
-	}
+	// Opened even when not recording: a repository gitwarrant refuses
+	// (gitx.ErrUnsupported) gets no verdict from any surface.
 	rec, err := record.Open(p)
 	if err != nil {
 		return res, nil, fmt.Errorf("record: %w", err)
+	}
+	if !req.Record {
+		return res, nil, nil
 	}
 	// The loop as it was is named by its Git blob id, which `record verify
 	// --replay` reads back from Git; outside Git there is no object store,

@@ -1,11 +1,27 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/spf13/cobra"
 )
+
+// listJSON is the stable --json shape of `list`: the loops that load and
+// the files that do not (also reported on stderr; exit 1).
+type listJSON struct {
+	Loops  []loopSummaryJSON `json:"loops"`
+	Errors []loadErrorJSON   `json:"errors"`
+}
+
+// loadErrorJSON is a loop file that failed to load: where and why.
+type loadErrorJSON struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
 
 type loopSummaryJSON struct {
 	Name        string `json:"name"`
@@ -31,9 +47,12 @@ func newListCmd(app *App) *cobra.Command {
 			}
 			ls, errs := loops.LoadDir(p.LoopsDir())
 			if asJSON {
-				out := make([]loopSummaryJSON, 0, len(ls))
+				out := listJSON{Loops: make([]loopSummaryJSON, 0, len(ls)), Errors: make([]loadErrorJSON, 0, len(errs))}
 				for _, l := range ls {
-					out = append(out, summarize(l))
+					out.Loops = append(out.Loops, summarize(l))
+				}
+				for _, e := range errs {
+					out.Errors = append(out.Errors, loadErrorToJSON(e))
 				}
 				if err := writeJSON(app.IO.Out, out); err != nil {
 					return err
@@ -50,8 +69,16 @@ func newListCmd(app *App) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	jsonFlag(cmd, &asJSON)
 	return cmd
+}
+
+func loadErrorToJSON(err error) loadErrorJSON {
+	var le *loops.Error
+	if errors.As(err, &le) {
+		return loadErrorJSON{Path: le.File, Line: le.Line, Message: le.Msg, Hint: le.Hint}
+	}
+	return loadErrorJSON{Message: err.Error()}
 }
 
 func summarize(l *loops.Loop) loopSummaryJSON {

@@ -80,7 +80,7 @@ func newShowCmd(app *App) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	jsonFlag(cmd, &asJSON)
 	return cmd
 }
 

@@ -10,17 +10,29 @@ import (
 	"testing"
 
 	"github.com/gitwarrant/gitwarrant/internal/cli"
+	"github.com/gitwarrant/gitwarrant/internal/testkit"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // TestMain lets testscript run this test binary as the real `gitwarrant`
-// process, so scripts drive the binary end to end.
+// process, so scripts drive the binary end to end. The Go tests that walk
+// the command tree run the binary built from cmd/gitwarrant
+// (testkit.Binary), removed when the tests end.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(cleanupAfter{m}, map[string]func(){
 		"gitwarrant": func() {
 			os.Exit(cli.Main(context.Background(), cli.NewSystemApp(), os.Args[1:]))
 		},
 	})
+}
+
+// cleanupAfter removes testkit's binary once the tests have run
+// (testscript.Main exits the process itself).
+type cleanupAfter struct{ m *testing.M }
+
+func (c cleanupAfter) Run() int {
+	defer testkit.Cleanup()
+	return c.m.Run()
 }
 
 // TestScripts runs every testdata/script/*.txtar against real git repos.

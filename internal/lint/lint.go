@@ -11,6 +11,8 @@ package lint
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"sort"
 
@@ -70,6 +72,9 @@ func Load(paths []string) ([]*File, error) {
 	var files []*File
 	for _, p := range paths {
 		info, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no such loop file or folder", p)
+		}
 		if err != nil {
 			return nil, err
 		}

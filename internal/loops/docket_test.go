@@ -106,5 +106,19 @@ func TestDocketExtends(t *testing.T) {
 		if r := l.Check(Change, "truncate the production data"); r.Verdict != Deny || r.Pattern != "drop, delete, truncate, or wipe production data" {
 			t.Errorf("%s: change truncate production data = %s by %q, want the baseline's never", name, r.Verdict, r.Pattern)
 		}
+		// No child lifts a baseline rule: each never entry still denies and
+		// each ask entry still asks (or denies), under every verb.
+		for _, v := range Verbs {
+			for _, it := range parent.Warrant.Never {
+				if r := l.Check(v, it.Text); r.Verdict != Deny {
+					t.Errorf("%s: %s %q = %s, want deny (the baseline's never)", name, v, it.Text, r.Verdict)
+				}
+			}
+			for _, it := range parent.Warrant.Ask {
+				if r := l.Check(v, it.Text); r.Verdict == Allow {
+					t.Errorf("%s: %s %q = allow, want the baseline's ask", name, v, it.Text)
+				}
+			}
+		}
 	}
 }

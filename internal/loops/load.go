@@ -159,7 +159,7 @@ func LoadByName(dir, name string) (*Loop, error) {
 	}
 	path := filepath.Join(dir, name+FileSuffix)
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, &Error{File: dir, Msg: fmt.Sprintf("no loop named %s in %s", name, dir),
+		return nil, &Error{File: dir, Msg: "no loop named " + name,
 			Hint: fmt.Sprintf("run `gitwarrant list` to see the loops, or `gitwarrant new %s` to write one", name)}
 	}
 	return LoadFile(path)

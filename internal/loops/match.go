@@ -35,12 +35,12 @@ func splitAlternatives(folded string) []string {
 func isAlternativeWord(f string) bool { return f == "or" || f == "and" }
 
 func isClauseWord(f string) bool {
-	return f == "or" || f == "and" || f == "then" || f == "plus"
+	return f == "or" || f == "and" || f == "then" || f == "plus" || f == "+"
 }
 
 // Clauses returns the clauses of a target (docs/loop-format.md#the-warrant): the target split on
 // line breaks, `,` `;` `&&` `||` `|` and a lone `&`, and on the whole
-// words and, or, then and plus, each folded. Clauses with no word in them
+// words and, or, then and plus and a lone `+`, each folded. Clauses with no word in them
 // are dropped unless nothing else is left.
 func Clauses(target string) []string {
 	var out []string
