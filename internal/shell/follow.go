@@ -23,12 +23,42 @@ func (w *walker) follow(idx int) {
 		texts[i] = a.Text
 	}
 	name := baseName(texts[0])
+	w.runsWritten(idx, name, texts)
+	for _, a := range c.Assigns {
+		if why := codeVar(a.Name); why != "" && !a.Unset {
+			w.script.Clauses[idx].opaque(why)
+			if strings.HasPrefix(a.Name, "BASH_FUNC_") {
+				fn := strings.TrimSuffix(strings.TrimPrefix(a.Name, "BASH_FUNC_"), "%%")
+				v := a.Value
+				v.Text, v.tmpl = fn+" "+v.Text, fn+" "+v.tmpl
+				w.runString(idx, v, "exported function")
+			}
+		}
+	}
+	if why := codeOption(name, texts); why != "" {
+		w.script.Clauses[idx].opaque(why)
+	}
+	if isGitName(name) {
+		w.gitRuns(idx)
+		return
+	}
+	if name == "trap" || name == "alias" {
+		w.trapAlias(idx, args, texts)
+		return
+	}
 	if f, ok := wrappers[name]; ok {
 		f(w, idx, args, texts)
 		return
 	}
 	if isShell(name) {
 		w.shell(idx, args, texts, name)
+		return
+	}
+	if (name == "source" || name == ".") && len(texts) > 1 {
+		if stdinPath(texts[1]) || strings.HasPrefix(texts[1], "/dev/fd/") || strings.HasPrefix(texts[1], "/proc/") {
+			w.script.Clauses[idx].opaque(name + " reads commands from standard input")
+			w.stdinCode(idx, name)
+		}
 		return
 	}
 	if why := interpreterCode(name, texts); why != "" {
@@ -62,6 +92,7 @@ func (w *walker) inner(idx int, args []Word, via string, extra []Assign, dir str
 		Text:       p.Text,
 		Dir:        p.Dir,
 		EnvCleared: p.EnvCleared,
+		gitAliases: p.gitAliases,
 	}
 	if dir != "" {
 		c.Dir = joinDir(c.Dir, dir)
@@ -153,9 +184,27 @@ func (w *walker) shell(idx int, args []Word, texts []string, name string) {
 		w.runString(idx, args[s.rest], name+" -c")
 		return
 	}
-	if s.rest < len(args) && texts[s.rest] != "-" && !s.has("-s") {
+	if s.rest < len(args) && !stdinPath(texts[s.rest]) && !s.has("-s") {
+		if strings.HasPrefix(texts[s.rest], "/dev/fd/") || strings.HasPrefix(texts[s.rest], "/proc/") {
+			w.script.Clauses[idx].opaque(name + " reads commands from a file descriptor")
+		}
 		return // runs a script file
 	}
+	w.stdinCode(idx, name)
+}
+
+// stdinPath: a script operand that is standard input.
+func stdinPath(p string) bool {
+	switch p {
+	case "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
+		return true
+	}
+	return false
+}
+
+// stdinCode re-parses the here-documents and here-strings a shell (or
+// source /dev/stdin) reads its commands from.
+func (w *walker) stdinCode(idx int, name string) {
 	c := w.script.Clauses[idx]
 	for _, r := range c.Redirs {
 		switch r.Op {
@@ -197,7 +246,7 @@ func (w *walker) markPipeShell(xStart, yStart, end int) {
 		name := baseName(texts[0])
 		if isShell(name) {
 			s := scanOpts(texts, 1, shellSpec)
-			if s.has("-c", "--command") || (s.rest < len(texts) && texts[s.rest] != "-" && !s.has("-s")) {
+			if s.has("-c", "--command") || (s.rest < len(texts) && !stdinPath(texts[s.rest]) && !s.has("-s")) {
 				continue
 			}
 			w.script.Clauses[i].opaque(name + " reads commands from a pipe")

@@ -37,6 +37,8 @@ type Git struct {
 	// Builtin is false for a subcommand git does not ship (an alias or a
 	// git-<name> program on PATH).
 	Builtin bool
+	// Alias is the alias the subcommand was expanded from ("" if none).
+	Alias string
 }
 
 // ConfigEdit is one change git config makes.
@@ -61,7 +63,34 @@ func (c Clause) Git() (*Git, bool) {
 	if len(args) == 0 || !isGitName(baseName(args[0].Text)) {
 		return nil, false
 	}
-	g := &Git{Config: map[string][]string{}}
+	return c.gitArgs(args, 0, "")
+}
+
+// alias expands a subcommand that is an alias given on the command line
+// (-c alias.x=…, GIT_CONFIG_*) or written earlier in the same command (git
+// config alias.x …), as git does: the alias's words replace the
+// subcommand. A "!" alias runs a shell command instead (see gitRuns).
+func (g *Git) alias(c Clause, args []Word, i int) ([]Word, bool) {
+	key := "alias." + strings.ToLower(g.Sub)
+	v, ok := "", false
+	if vs := g.Config[key]; len(vs) > 0 {
+		v, ok = vs[len(vs)-1], true
+	} else if a, found := c.gitAliases[strings.ToLower(g.Sub)]; found {
+		v, ok = a, true
+	}
+	if !ok || strings.HasPrefix(v, "!") {
+		return nil, false
+	}
+	words := splitString(v)
+	if len(words) == 0 {
+		return nil, false
+	}
+	out := append(append(append([]Word{}, args[:i]...), words...), args[i+1:]...)
+	return out, true
+}
+
+func (c Clause) gitArgs(args []Word, depth int, alias string) (*Git, bool) {
+	g := &Git{Config: map[string][]string{}, Alias: alias}
 	if !args[0].Literal {
 		g.opaque("command name is not literal")
 	}
@@ -80,10 +109,13 @@ func (c Clause) Git() (*Git, bool) {
 	}
 	g.Sub = args[i].Text
 	g.Builtin = gitBuiltins[g.Sub]
+	rest := args[i+1:]
 	if !g.Builtin {
+		if expanded, ok := g.alias(c, args, i); ok && depth < 8 {
+			return c.gitArgs(expanded, depth+1, g.Sub)
+		}
 		g.opaque("git " + g.Sub + " is not a git command (an alias or an external program)")
 	}
-	rest := args[i+1:]
 	if sub2, ok := gitSubSub[g.Sub]; ok && len(rest) > 0 && sub2[rest[0].Text] {
 		g.Sub += " " + rest[0].Text
 		g.Args = append(g.Args, rest[0])
@@ -339,6 +371,23 @@ func (g *Git) subcommand() {
 		g.remoteURLs()
 	case "filter-branch":
 		g.opaque("filter-branch rewrites history and runs filters")
+	case "init":
+		for _, o := range g.Options {
+			if o.is("template") {
+				g.opaque("--template copies hooks")
+			}
+		}
+	case "update-ref":
+		for _, o := range g.Options {
+			if o.is("stdin") {
+				g.opaque("update-ref --stdin reads its updates from input")
+			}
+		}
+	case "send-pack", "http-push":
+		g.opaque("git " + g.Sub + " pushes refs without git push's checks")
+		g.Push = g.push()
+	case "fast-import", "hook":
+		g.opaque("git " + g.Sub + " runs hooks or writes refs from input")
 	}
 }
 

@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -25,6 +26,11 @@ type walker struct {
 	funcs  map[string]bool
 	assign []Assign // assignments inherited from a wrapper (env NAME=V …)
 	envClr bool
+	// aliases are git aliases written so far (git config alias.x …);
+	// the map is replaced, never changed, so clauses keep their view.
+	aliases *map[string]string
+	// written holds the files written so far (see recordWrites).
+	written *map[string]*writtenFile
 }
 
 // Parse reads src as a Bash command line. It never panics: input it cannot
@@ -42,7 +48,7 @@ func Parse(src string) (s *Script) {
 		s.Literals = []string{src}
 		return s
 	}
-	w := &walker{script: s, funcs: map[string]bool{}}
+	w := &walker{script: s, funcs: map[string]bool{}, aliases: new(map[string]string), written: &map[string]*writtenFile{}}
 	if err := w.parse(src); err != nil {
 		s.Opaque, s.Why = true, "not readable as shell: "+err.Error()
 		s.Literals = append(s.Literals, src)
@@ -52,12 +58,20 @@ func Parse(src string) (s *Script) {
 	return s
 }
 
-func newParser() *syntax.Parser {
+// parsers reuses parsers: a parser is large and Parse resets it.
+var parsers = sync.Pool{New: func() any {
 	return syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash))
+}}
+
+// parseFile reads src as Bash.
+func parseFile(src string) (*syntax.File, error) {
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	return p.Parse(strings.NewReader(src), "")
 }
 
 func (w *walker) parse(src string) error {
-	f, err := newParser().Parse(strings.NewReader(src), "")
+	f, err := parseFile(src)
 	if err != nil {
 		w.salvage(src)
 		return err
@@ -81,7 +95,7 @@ func (w *walker) salvage(src string) {
 	for strings.Contains(alt, "((") {
 		alt = strings.ReplaceAll(alt, "((", "( (")
 	}
-	f, err := newParser().Parse(strings.NewReader(alt), "")
+	f, err := parseFile(alt)
 	if err != nil {
 		return
 	}
@@ -192,6 +206,7 @@ func (w *walker) stmt(st *syntax.Stmt) {
 				}
 			case *syntax.CStyleLoop:
 				c.nested(l, nil)
+				c.arith(st, l, "for ((")
 			}
 			c.list(x.Do)
 		})
@@ -220,11 +235,13 @@ func (w *walker) stmt(st *syntax.Stmt) {
 		sub.stmt(x.Body)
 	case *syntax.ArithmCmd:
 		w.nested(x, nil)
+		w.arith(st, x, "((")
 	case *syntax.TestClause:
 		w.nested(x, nil)
 		w.testWords(x.X)
 	case *syntax.LetClause:
 		w.nested(x, nil)
+		w.arith(st, x, "let")
 	case *syntax.DeclClause:
 		w.decl(st, x)
 	case *syntax.TimeClause:
@@ -242,6 +259,35 @@ func (w *walker) stmt(st *syntax.Stmt) {
 		c.opaque("unsupported shell construct")
 		w.emit(c)
 	}
+}
+
+// arith: Bash evaluates a variable's value as arithmetic, and an array
+// subscript in it (a[$(cmd)]) runs commands: arithmetic that reads a
+// variable is an opaque clause.
+func (w *walker) arith(st *syntax.Stmt, node syntax.Node, kw string) {
+	vars := false
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.ParamExp:
+			vars = true
+		case *syntax.Lit:
+			if syntax.ValidName(x.Value) {
+				vars = true
+			}
+		}
+		return !vars
+	})
+	if !vars {
+		return
+	}
+	idx := w.reserve()
+	if idx < 0 {
+		return
+	}
+	c := w.newClause(st)
+	c.Argv = []Word{{Text: kw, Literal: true, Parts: []string{kw}}}
+	c.opaque("arithmetic on variables may run commands")
+	w.script.Clauses[idx] = c
 }
 
 // testWords records the literal words of a [[ … ]] test for screening.
@@ -283,16 +329,58 @@ func (w *walker) binary(x *syntax.BinaryCmd) {
 		r.stmt(x.Y)
 		w.markPipeShell(xStart, yStart, len(w.script.Clauses))
 	case syntax.AndStmt:
-		w.stmt(x.X)
-		w.cond(func(c *walker) { c.stmt(x.Y) })
+		// each statement of a && chain runs only after the ones before it
+		// succeeded: a cd in the chain holds for the rest of the chain;
+		// after the chain the directory is uncertain.
+		w.cond(func(c *walker) {
+			for _, st := range andChain(x) {
+				c.stmt(st)
+			}
+		})
 	default: // ||
 		w.stmt(x.X)
+		if exits(x.Y) {
+			// cd x || exit: what follows runs only where X succeeded
+			sub := *w
+			sub.stmt(x.Y)
+			return
+		}
 		w.cond(func(c *walker) { c.stmt(x.Y) })
 	}
 }
 
+// andChain flattens a && b && c (parsed as (a && b) && c).
+func andChain(x *syntax.BinaryCmd) []*syntax.Stmt {
+	var out []*syntax.Stmt
+	if l, ok := x.X.Cmd.(*syntax.BinaryCmd); ok && l.Op == syntax.AndStmt && len(x.X.Redirs) == 0 && !x.X.Negated {
+		out = andChain(l)
+	} else {
+		out = []*syntax.Stmt{x.X}
+	}
+	return append(out, x.Y)
+}
+
+// exits reports a statement that ends the script: exit or return, alone or
+// last in a block.
+func exits(st *syntax.Stmt) bool {
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		n := ""
+		if len(c.Args) > 0 {
+			n = c.Args[0].Lit()
+		}
+		return n == "exit" || n == "return"
+	case *syntax.Block:
+		return len(c.Stmts) > 0 && exits(c.Stmts[len(c.Stmts)-1])
+	}
+	return false
+}
+
 func (w *walker) newClause(st *syntax.Stmt) Clause {
 	c := Clause{Via: w.via, Dir: w.dir}
+	if w.aliases != nil {
+		c.gitAliases = *w.aliases
+	}
 	c.Text = w.text(st)
 	if w.dirBad != "" {
 		c.opaque("working directory unknown: " + w.dirBad)
@@ -413,9 +501,11 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr) {
 	w.redirs(st, &c)
 	w.script.Clauses[idx] = c
 	if len(c.Argv) == 0 {
+		w.recordWrites(idx)
 		return
 	}
 	w.follow(idx)
+	w.recordWrites(idx)
 	w.trackDir(idx)
 }
 

@@ -179,10 +179,11 @@ func (p *Push) addRefspec(r string) {
 	}
 	i := strings.LastIndexByte(r, ':')
 	if i < 0 {
+		r = atHead(r)
 		p.Updates = append(p.Updates, RefUpdate{Src: r, Dst: r, Force: force})
 		return
 	}
-	src, dst := r[:i], r[i+1:]
+	src, dst := atHead(r[:i]), atHead(r[i+1:])
 	switch {
 	case src == "" && dst == "":
 		p.Matching = true
@@ -194,6 +195,14 @@ func (p *Push) addRefspec(r string) {
 	default:
 		p.Updates = append(p.Updates, RefUpdate{Src: src, Dst: dst, Force: force})
 	}
+}
+
+// atHead reads "@" as HEAD, as git does.
+func atHead(s string) string {
+	if s == "@" {
+		return "HEAD"
+	}
+	return s
 }
 
 // ShortRef names a destination ref as people say it: "main" for
@@ -268,6 +277,11 @@ func (p *Push) Describe() []string {
 				add("push all branches")
 				if u.Force {
 					add("force push all branches")
+				}
+			} else {
+				add("push to branches matching " + name)
+				if u.Force {
+					add("force push to branches matching " + name)
 				}
 			}
 			if u.Force {

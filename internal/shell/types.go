@@ -67,6 +67,8 @@ type Clause struct {
 	EnvCleared bool
 	// Func is true when the command names a function the script defines.
 	Func bool
+
+	gitAliases map[string]string // git aliases written earlier in the script
 }
 
 // Script is a parsed command line.

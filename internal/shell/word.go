@@ -132,6 +132,15 @@ func (p *walker) parts(parts []syntax.WordPart, ctx wordCtx, walk bool) Word {
 					b.addDq(l.Value, false)
 					continue
 				}
+				if cs, ok := in.(*syntax.CmdSubst); ok {
+					if v, ok := p.literalSubst(cs); ok {
+						b.addQuoted(v)
+						if walk {
+							p.stmts(cs.Stmts, "$()")
+						}
+						continue
+					}
+				}
 				p.expansion(&b, in, walk)
 			}
 		default:
@@ -272,6 +281,35 @@ func (b *wordBuilder) addDq(v string, hdoc bool) {
 		s.WriteByte(c)
 	}
 	b.addQuoted(s.String())
+}
+
+// literalSubst reads "$(cat <<'EOF' … EOF)" — a command substitution
+// that only prints a literal here-document, the usual way to pass a
+// multi-line message — as the text it prints: the body without its
+// trailing newlines. Inside double quotes that is one literal word.
+func (p *walker) literalSubst(cs *syntax.CmdSubst) (string, bool) {
+	if len(cs.Stmts) != 1 {
+		return "", false
+	}
+	st := cs.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) > 0 || len(call.Args) != 1 ||
+		call.Args[0].Lit() != "cat" || len(st.Redirs) != 1 {
+		return "", false
+	}
+	r := st.Redirs[0]
+	if (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc) || (r.N != nil && r.N.Value != "0") {
+		return "", false
+	}
+	ctx := ctxHdoc
+	if quotedDelim(r.Word) {
+		ctx = ctxHdocRaw
+	}
+	body := p.convert(r.Hdoc, ctx, false)
+	if !body.Literal {
+		return "", false
+	}
+	return strings.TrimRight(body.Text, "\n"), true
 }
 
 // expansion handles a part that is expanded at run time: the word is not

@@ -35,6 +35,8 @@ func TestWordsUnquoting(t *testing.T) {
 		{`echo "a"'b'$'c'd`, "abcd"},
 		{`echo \~`, "~"},
 		{`echo '~'/x`, "~/x"},
+		{"echo \"$(cat <<'EOF'\nfix: a\n\nbody\nEOF\n)\"", "fix: a\n\nbody"},
+		{"echo \"x $(cat <<EOF\nplain\nEOF\n)\"", "x plain"},
 	} {
 		w := firstArg(t, c.src)
 		if w.Text != c.text || !w.Literal {
@@ -54,6 +56,9 @@ func TestWordsNonLiteral(t *testing.T) {
 		{`echo $(pwd)/.git`, []string{"/.git"}},
 		{"echo `pwd`/.git", []string{"/.git"}},
 		{`echo $((1+2))`, nil},
+		{"echo $(cat <<'EOF'\na b\nEOF\n)", nil},
+		{"echo \"$(cat <<EOF\n$(id)\nEOF\n)\"", nil},
+		{"echo \"$(cat -n <<'EOF'\nx\nEOF\n)\"", nil},
 		{`echo <(ls)`, nil},
 		{`echo @(a|b)`, []string{"a|b"}},
 		{`echo ~root/.ssh`, []string{"~root/.ssh"}},

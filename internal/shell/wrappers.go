@@ -151,7 +151,9 @@ func subRun(name, sub string) wrapperFunc {
 	}
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+// env takes any operand with a "=" before the command as NAME=VALUE
+// (BASH_FUNC_f%%=() {…} included).
+var envName = regexp.MustCompile(`^[^=/][^=]*=`)
 
 var envSpec = optSpec{argShort: "uCS", flags: "i0v", argLong: []string{"unset", "chdir", "split-string"},
 	flagLong: []string{"ignore-environment", "null", "debug", "help", "version", "block-signal", "default-signal", "ignore-signal", "list-signal-handling"}}
@@ -217,7 +219,7 @@ func (w *walker) env(idx int, args []Word, texts []string) {
 // (env's own rules are close: whitespace, quotes, backslashes).
 func splitString(s string) []Word {
 	var out []Word
-	f, err := newParser().Parse(strings.NewReader(s), "")
+	f, err := parseFile(s)
 	if err == nil && len(f.Stmts) == 1 {
 		if call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(call.Assigns) == 0 {
 			p := &walker{}
