@@ -45,6 +45,8 @@ var codeOptions = map[string][]string{
 	"nmap":        {"--script"},
 	"openssl":     {"-engine"},
 	"systemd-run": {""},
+	"tmux":        {""},
+	"screen":      {""},
 	"at":          {""},
 	"batch":       {""},
 	"crontab":     {""},
@@ -69,6 +71,11 @@ func codeOption(name string, texts []string) string {
 	switch name {
 	case "systemd-run", "at", "batch":
 		return name + " runs commands later or elsewhere"
+	case "tmux", "screen":
+		if len(texts) > 1 {
+			return name + " runs commands in a terminal it starts"
+		}
+		return ""
 	case "crontab":
 		for _, t := range texts[1:] {
 			if t == "-l" {

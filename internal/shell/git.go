@@ -63,6 +63,14 @@ func (c Clause) Git() (*Git, bool) {
 	if len(args) == 0 || !isGitName(baseName(args[0].Text)) {
 		return nil, false
 	}
+	if sub, ok := strings.CutPrefix(baseName(args[0].Text), "git-"); ok {
+		// the dashed form (git-push, /usr/lib/git-core/git-push) runs
+		// the subcommand directly
+		w := args[0]
+		w.Text = "git"
+		sw := Word{Text: sub, Literal: args[0].Literal, Parts: []string{sub}}
+		args = append([]Word{w, sw}, args[1:]...)
+	}
 	return c.gitArgs(args, 0, "")
 }
 
@@ -131,7 +139,15 @@ func (c Clause) gitArgs(args []Word, depth int, alias string) (*Git, bool) {
 	return g, true
 }
 
-func isGitName(n string) bool { return n == "git" || n == "git.exe" }
+// isGitName: git, git.exe, or the dashed form of a command git ships
+// (git-push, found in git's exec path).
+func isGitName(n string) bool {
+	if n == "git" || n == "git.exe" {
+		return true
+	}
+	sub, ok := strings.CutPrefix(n, "git-")
+	return ok && gitBuiltins[strings.TrimSuffix(sub, ".exe")]
+}
 
 // globals reads git's own options (before the subcommand) and returns the
 // index of the subcommand.

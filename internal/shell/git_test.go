@@ -192,6 +192,10 @@ func TestPushDescribe(t *testing.T) {
 		{`git config alias.p 'push --force'; git p origin main`, []string{"force push to main"}, nil},
 		{`git config alias.p 'push --force' && sudo git p origin main`, []string{"force push to main"}, nil},
 		{`git send-pack --force origin main`, []string{"force push to main"}, nil},
+		{`/usr/lib/git-core/git-push --force origin main`, []string{"force push to main"}, nil},
+		{`git-push origin HEAD:main`, []string{"push to main"}, nil},
+		{`git push --prune origin 'refs/gitwarrant/*:refs/gitwarrant/*'`, []string{"delete remote branches", "push to refs matching refs/gitwarrant/*"}, nil},
+		{`git push origin --delete refs/gitwarrant/x`, []string{"delete ref refs/gitwarrant/x"}, nil},
 	} {
 		var d []string
 		found := false

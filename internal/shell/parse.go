@@ -338,13 +338,16 @@ func (w *walker) binary(x *syntax.BinaryCmd) {
 			}
 		})
 	default: // ||
-		w.stmt(x.X)
+		xs := *w
+		xs.stmt(x.X)
 		if exits(x.Y) {
 			// cd x || exit: what follows runs only where X succeeded
-			sub := *w
-			sub.stmt(x.Y)
+			ys := xs
+			ys.stmt(x.Y)
+			w.dir, w.dirBad = xs.dir, xs.dirBad
 			return
 		}
+		w.mergeDir(&xs)
 		w.cond(func(c *walker) { c.stmt(x.Y) })
 	}
 }

@@ -273,7 +273,18 @@ func (p *Push) Describe() []string {
 				add("push all tags")
 				continue
 			}
-			if name == "*" || kind == "ref" {
+			if kind == "ref" {
+				add("push to refs matching " + name)
+				if u.Force {
+					add("force push to refs matching " + name)
+				}
+				if name == "refs/*" || name == "*" {
+					add("push all branches", "push all refs")
+					if u.Force {
+						add("force push all branches")
+					}
+				}
+			} else if name == "*" {
 				add("push all branches")
 				if u.Force {
 					add("force push all branches")
