@@ -20,6 +20,14 @@ type exampleJSON struct {
 	Holds  bool   `json:"holds"`
 }
 
+// examplesJSON is the stable --json shape of check --examples.
+type examplesJSON struct {
+	Loops    int           `json:"loops"`
+	Total    int           `json:"total"`
+	Failed   int           `json:"failed"`
+	Examples []exampleJSON `json:"examples"`
+}
+
 // exampleGate decides examples as the hook does, in the project that
 // holds the loop (docs/typed-entries.md#examples).
 func exampleGate(app *App) func(l *loops.Loop, e loops.Example) (loops.Verdict, string) {
@@ -76,7 +84,7 @@ func runCheckExamples(app *App, o checkOptions, names []string) error {
 		if rows == nil {
 			rows = []exampleJSON{}
 		}
-		if err := writeJSON(app.IO.Out, rows); err != nil {
+		if err := writeJSON(app.IO.Out, examplesJSON{Loops: len(ls), Total: total, Failed: failed, Examples: rows}); err != nil {
 			return err
 		}
 	} else {

@@ -53,7 +53,7 @@ Without --loop, the project's only loop decides, else the one routing picks.` + 
 		},
 	}
 	cmd.Flags().StringVar(&loopName, "loop", "", "the loop that decides (default: the routed loop)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the explanation as JSON")
+	jsonFlag(cmd, &asJSON)
 	return cmd
 }
 

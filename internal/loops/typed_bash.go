@@ -93,9 +93,10 @@ var restDanger = map[string][]string{
 	"tree":    {"-o"},
 }
 
-func dangerousRest(cmd, a string) bool {
-	if path.Base(cmd) == "go" && strings.Contains(a, "@") {
-		return true // pkg@version fetches and runs code from outside the repository
+func dangerousRest(head []Arg, a string) bool {
+	cmd := head[0].Text
+	if path.Base(cmd) == "go" && strings.Contains(a, "@") && (len(head) < 2 || head[1].Text != "get") {
+		return true // pkg@version fetches and runs code from outside the repository (go get only records it)
 	}
 	for _, list := range [][]string{restDanger[""], restDanger[path.Base(cmd)]} {
 		for _, d := range list {
@@ -344,7 +345,7 @@ func (t *Typed) MatchCommand(cmd Command) bool {
 		}
 	}
 	for _, a := range cmd.Argv[len(c.args):] {
-		if dangerousRest(c.args[0].Text, a.Text) {
+		if dangerousRest(c.args, a.Text) {
 			return false
 		}
 	}

@@ -132,7 +132,9 @@ func TestInsuranceAppealGuideExamples(t *testing.T) {
 		Never:  items(l.Warrant.Never, "accepting or rejecting a settlement"),
 	}
 	for _, name := range loops.Lists {
-		if got, w := loops.Texts(l.Warrant.List(name)), loops.Texts(want.List(name)); !reflect.DeepEqual(got, w) {
+		// The guide's lists are natural language; the typed entries the
+		// template adds for the hook are held by its examples.
+		if got, w := loops.Texts(l.Warrant.Natural().List(name)), loops.Texts(want.List(name)); !reflect.DeepEqual(got, w) {
 			t.Errorf("%s = %q, want the guide's %q", name, got, w)
 		}
 	}
