@@ -11,7 +11,7 @@ import (
 
 // goFixture writes a small Go repository and the fix loop `new` writes
 // there, and returns its typed warrant and environment.
-func goFixture(t *testing.T) (*loops.TypedWarrant, Env) {
+func goFixture(t testing.TB) (*loops.TypedWarrant, Env) {
 	t.Helper()
 	root := t.TempDir()
 	files := map[string]string{
@@ -93,6 +93,19 @@ func TestIssueAcceptanceGoFixture(t *testing.T) {
 			for _, u := range d.Units {
 				t.Logf("   %s → %s %s", u.Canon, u.Verdict, u.Rule)
 			}
+		}
+	}
+}
+
+// BenchmarkDecideBash is the typed side of one hook call: parse a Bash
+// command into clauses and effects and decide each under the fix loop.
+func BenchmarkDecideBash(b *testing.B) {
+	tw, env := goFixture(b)
+	in := map[string]any{"command": "cd internal && go test ./... -run TestStore 2>&1 | tail -20 && git status --short"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if d := Decide(tw, Units("Bash", in, env)); d.Verdict != loops.Allow {
+			b.Fatal(d.Rule)
 		}
 	}
 }

@@ -75,18 +75,27 @@ func (e Env) path(p string) loops.FilePath {
 	case !filepath.IsAbs(p):
 		p = filepath.Join(e.Cwd, p)
 	}
-	res := e.Resolve
-	if res == nil {
-		res = ResolvePath
+	return loops.FilePath{Abs: filepath.ToSlash(e.resolver()(filepath.Clean(p))), Root: filepath.ToSlash(e.Root), Home: filepath.ToSlash(e.Home)}
+}
+
+func (e Env) resolver() func(string) string {
+	if e.Resolve == nil {
+		return ResolvePath
 	}
-	root, home := e.Root, e.Home
-	if root != "" {
-		root = res(root)
+	return e.Resolve
+}
+
+// resolved returns env with its root and home resolved once, as every path
+// of the call is.
+func (e Env) resolved() Env {
+	res := e.resolver()
+	if e.Root != "" {
+		e.Root = res(e.Root)
 	}
-	if home != "" {
-		home = res(home)
+	if e.Home != "" {
+		e.Home = res(e.Home)
 	}
-	return loops.FilePath{Abs: filepath.ToSlash(res(filepath.Clean(p))), Root: filepath.ToSlash(root), Home: filepath.ToSlash(home)}
+	return e
 }
 
 func (e Env) canonPath(f loops.FilePath) string {
@@ -99,6 +108,7 @@ func (e Env) canonPath(f loops.FilePath) string {
 // Units reads a tool call. An input it cannot read gives one opaque unit,
 // never an error that could be mistaken for an allow.
 func Units(tool string, input map[string]any, env Env) []Unit {
+	env = env.resolved()
 	str := func(k string) string { s, _ := input[k].(string); return s }
 	file := func(kind, key string) []Unit {
 		p := str(key)
