@@ -334,7 +334,9 @@ func (t *Typed) MatchCommand(cmd Command) bool {
 		return false
 	}
 	if c.push != nil {
-		return cmd.Push != nil && len(cmd.Argv) >= 2 && cmd.Argv[0] == (Arg{Text: "git"}) && c.push.allows(cmd.Push)
+		// `git push` exactly: a global option before push (-c, -C,
+		// --git-dir …) could send another repository or to another URL.
+		return cmd.Push != nil && len(cmd.Argv) >= 2 && cmd.Argv[0] == c.args[0] && cmd.Argv[1] == c.args[1] && c.push.allows(cmd.Push)
 	}
 	if len(cmd.Argv) < len(c.args) || !c.rest && len(cmd.Argv) != len(c.args) {
 		return false
