@@ -92,6 +92,9 @@ func TestIssueAcceptanceGoFixture(t *testing.T) {
 		{"Bash", map[string]any{"command": "git push origin 'fix/*'"}, loops.Allow}, // every destination is under fix/
 		{"Bash", map[string]any{"command": "git push origin fix/a --force-with-lease"}, loops.Deny},
 		{"Bash", map[string]any{"command": "git push origin :fix/a"}, loops.Ask},
+		{"Bash", map[string]any{"command": "go build -o bin/app ./src"}, loops.Allow},
+		{"Bash", map[string]any{"command": "go build -o /usr/local/bin/app ./src"}, loops.Ask},
+		{"Bash", map[string]any{"command": "cd ~/.ssh && cat id_rsa"}, loops.Deny},
 		{"Read", map[string]any{"file_path": "/etc/passwd"}, loops.Ask},
 		{"Grep", map[string]any{"pattern": "x", "glob": "**/secrets*"}, loops.Deny},
 		{"WebFetch", map[string]any{"url": "https://pkg.go.dev/fmt"}, loops.Allow},

@@ -265,7 +265,7 @@ func pushOf(g *shell.Git, env Env) *loops.Push {
 }
 
 func effectUnits(c shell.Clause, env Env) []Unit {
-	var out []Unit
+	out := goOutput(c, env)
 	for _, e := range c.Effects() {
 		if e.Vague {
 			continue // inherent to the command the clause's entry names
@@ -337,4 +337,30 @@ func shellString(c shell.Clause) bool {
 		}
 	}
 	return false
+}
+
+// goOutput reads `go build|test -o FILE`: the parser does not model it as
+// a write, so a file outside the repository makes the clause ask (inside,
+// it is the build's own output).
+func goOutput(c shell.Clause, env Env) []Unit {
+	args := c.Strings()
+	if c.Name() != "go" || len(args) < 3 || (args[1] != "build" && args[1] != "test") {
+		return nil
+	}
+	for i := 2; i < len(args); i++ {
+		var o string
+		switch {
+		case args[i] == "-o" && i+1 < len(args):
+			o = args[i+1]
+		case strings.HasPrefix(args[i], "-o="):
+			o = args[i][3:]
+		default:
+			continue
+		}
+		f := env.path(o)
+		if _, inside := f.Rel(); !inside {
+			return []Unit{{Effect: true, Via: c.Via, Canon: "Edit " + f.Abs + " (written by go -o)", Opaque: "go -o writes outside the repository"}}
+		}
+	}
+	return nil
 }
