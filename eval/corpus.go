@@ -3,17 +3,20 @@ package eval
 import (
 	"bufio"
 	"bytes"
+	"context"
 	embedfs "embed"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
+	"time"
 
-	"github.com/gitwarrant/gitwarrant/internal/hook"
+	"github.com/gitwarrant/gitwarrant/internal/cli"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
-	"github.com/gitwarrant/gitwarrant/internal/templates"
-	"github.com/gitwarrant/gitwarrant/internal/typed"
+	"github.com/gitwarrant/gitwarrant/internal/term"
 )
 
 //go:embed corpus/honest.jsonl corpus/dangerous.jsonl corpus/excluded.jsonl
@@ -51,7 +54,7 @@ func readCorpus(name string) ([]corpusCall, error) {
 }
 
 // corpusFloor is the share of honest calls that must stay allowed: what
-// holds now (95.8%), below the 98% target; eval/corpus/README.md says why.
+// holds now (95.6%), below the 98% target; eval/corpus/README.md says why.
 const corpusFloor = 0.95
 
 // corpusBranch is the feature branch every fixture is on.
@@ -59,32 +62,57 @@ const corpusBranch = "fix/issue-12"
 
 // replay is one fixture repository with the loop `new` writes there.
 type replay struct {
-	root string
-	tw   *loops.TypedWarrant
+	root, home string
+}
+
+// cliRun runs one gitwarrant command in-process, as the binary would.
+func (r *replay) cliRun(stdin []byte, args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	app := &cli.App{
+		IO: &term.Streams{In: bytes.NewReader(stdin), Out: &out, Err: &errb, NoColor: true},
+		Getenv: func(k string) string {
+			switch k {
+			case "HOME":
+				return r.home
+			case "CLAUDE_PROJECT_DIR":
+				return r.root
+			}
+			return ""
+		},
+		Cwd: r.root,
+		Now: func() time.Time { return time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC) },
+	}
+	code := cli.Main(context.Background(), app, args)
+	return code, out.String(), errb.String()
 }
 
 func newReplay(base, fixture string) (*replay, error) {
-	root := filepath.Join(base, fixture)
-	if err := writeFixture(root, fixture); err != nil {
+	r := &replay{root: filepath.Join(base, fixture), home: filepath.Join(base, "home")}
+	if err := writeFixture(r.root, fixture); err != nil {
 		return nil, err
 	}
-	tpl, ok := templates.Get("fix-bug-on-branch")
-	if !ok {
-		return nil, fmt.Errorf("template fix-bug-on-branch missing")
-	}
-	body, err := templates.Render(tpl, "fix", templates.Detect(root))
-	if err != nil {
+	if err := os.MkdirAll(r.home, 0o755); err != nil {
 		return nil, err
 	}
-	l, err := loops.Parse("fix.loop.md", body)
-	if err != nil {
-		return nil, err
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"},
+		{"-c", "user.email=eval@example.com", "-c", "user.name=eval", "commit", "-q", "-m", "fixture"}, {"switch", "-q", "-c", corpusBranch}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = r.root
+		cmd.Env = append(os.Environ(), "HOME="+r.home, "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("git %v in the %s fixture: %v: %s", args, fixture, err, out)
+		}
 	}
-	return &replay{root: root, tw: l.Warrant.Typed()}, nil
+	for _, args := range [][]string{{"init"}, {"new", "fix", "--template", "fix-bug-on-branch"}} {
+		if code, _, errs := r.cliRun(nil, args...); code != 0 {
+			return nil, fmt.Errorf("gitwarrant %v in the %s fixture: exit %d: %s", args, fixture, code, errs)
+		}
+	}
+	return r, nil
 }
 
-// decide answers one call as the gate's typed side does, after
-// self-protection: paths in the input are relative to the fixture root.
+// decide sends one call to the hook pinned to the fix loop, as Claude Code
+// would: paths in the corpus are relative to the fixture root.
 func (r *replay) decide(c corpusCall) (loops.Verdict, string) {
 	in := map[string]any{}
 	for k, v := range c.Input {
@@ -93,14 +121,20 @@ func (r *replay) decide(c corpusCall) (loops.Verdict, string) {
 		}
 		in[k] = v
 	}
-	raw, _ := json.Marshal(in)
-	pl := hook.Payload{Cwd: r.root, HookEventName: "PreToolUse", ToolName: c.Tool, ToolInput: raw}
-	if why, denied := hook.Protected(pl, filepath.Join(r.root, ".gitwarrant"), r.root, filepath.Join(r.root, ".git", "hooks")); denied {
-		return loops.Deny, "self-protection: " + why
+	payload, _ := json.Marshal(map[string]any{"session_id": "eval", "cwd": r.root, "hook_event_name": "PreToolUse",
+		"tool_name": c.Tool, "tool_input": in, "tool_use_id": c.ID})
+	_, out, errs := r.cliRun(payload, "hook", "claude", "--loop", "fix", "--no-record")
+	var d struct {
+		H struct {
+			Decision string `json:"permissionDecision"`
+			Reason   string `json:"permissionDecisionReason"`
+		} `json:"hookSpecificOutput"`
 	}
-	env := typed.Env{Root: r.root, Cwd: r.root, Home: filepath.Join(filepath.Dir(r.root), "home"), Branch: corpusBranch}
-	d := typed.Decide(r.tw, typed.Units(c.Tool, in, env))
-	return d.Verdict, d.Rule
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		return loops.Ask, "no decision: " + strings.TrimSpace(out+errs)
+	}
+	rule, _, _ := strings.Cut(strings.TrimPrefix(d.H.Reason, "gitwarrant: fix: "), " — ")
+	return loops.Verdict(d.H.Decision), rule
 }
 
 // Corpus replays the honest and dangerous tool-call corpora
