@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gitwarrant/gitwarrant/internal/gate"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/spf13/cobra"
 )
@@ -69,7 +70,7 @@ func runCheckCmd(app *App, o checkOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, entry, recErr := runCheck(p, checkRequest{Loop: l, Verb: verb, Target: target, Via: "cli", Record: !o.noRecord})
+	res, entry, recErr := gate.Check(p, gate.CheckRequest{Loop: l, Verb: verb, Target: target, Via: "cli", Record: !o.noRecord})
 	if recErr != nil {
 		// The verdict stands, but an unrecorded check must not look like a
 		// clean one: report it and exit 1 (fail toward the human). A script

@@ -198,18 +198,21 @@ func (p *project) entries() []chain.Entry {
 
 func TestHookVerdictsForEveryToolKind(t *testing.T) {
 	p := newProject(t, map[string]string{"fix-bug": fixBugLoop})
+	// The loop's entries are in words: they can ask and deny, but only a
+	// typed entry allows a tool call (docs/threat-model.md), so what they
+	// would have allowed asks.
 	cases := []struct{ file, want string }{
-		{"bash", "ask"},        // ask: git push
-		{"write", "allow"},     // change: docs/notes.md
-		{"edit", "allow"},      // change: src/main.go
-		{"multiedit", "allow"}, // change: src/util.go
-		{"notebookedit", "allow"},
-		{"read", "allow"},
-		{"grep", "allow"},
-		{"glob", "allow"},
-		{"webfetch", "allow"},
-		{"websearch", "allow"},
-		{"agent", "allow"},                 // send: research flaky test
+		{"bash", "ask"},  // ask: git push
+		{"write", "ask"}, // change: docs/notes.md
+		{"edit", "ask"},  // change: src/main.go
+		{"multiedit", "ask"},
+		{"notebookedit", "ask"},
+		{"read", "ask"},
+		{"grep", "ask"},
+		{"glob", "ask"},
+		{"webfetch", "ask"},
+		{"websearch", "ask"},
+		{"agent", "ask"},                   // send: research flaky test
 		{"mcp_github_create_issue", "ask"}, // ask: github create_issue
 		{"unknown", "deny"},                // never: production cluster
 	}
@@ -340,8 +343,8 @@ func TestSelfProtectionBeatsEveryLoop(t *testing.T) {
 		t.Errorf("no project: decision %q, want deny", r.decision)
 	}
 	read := p.call("Read", "t6", map[string]any{"file_path": filepath.Join(p.root, ".gitwarrant/loops/anything.loop.md")})
-	if r := p.hook(read, "--loop", "anything"); r.decision != "allow" {
-		t.Errorf("reading a loop: decision %q (%s), want allow", r.decision, r.reason)
+	if r := p.hook(read, "--loop", "anything"); r.decision != "ask" || strings.Contains(r.reason, "a human must do this") {
+		t.Errorf("reading a loop: decision %q (%s), want ask from the loop (reading is not self-protection)", r.decision, r.reason)
 	}
 }
 
@@ -387,8 +390,8 @@ func TestPostHookTellsApprovedAsksFromRefusedOnes(t *testing.T) {
 
 func TestNoRecordChecksWithoutRecording(t *testing.T) {
 	p := newProject(t, map[string]string{"fix-bug": fixBugLoop})
-	if r := p.hook(p.payload("edit"), "--loop", "fix-bug", "--no-record"); r.decision != "allow" {
-		t.Fatalf("decision %q (%s), want allow", r.decision, r.reason)
+	if r := p.hook(p.payload("edit"), "--loop", "fix-bug", "--no-record"); r.decision != "ask" {
+		t.Fatalf("decision %q (%s), want ask", r.decision, r.reason)
 	}
 	if n := len(p.entries()); n != 0 {
 		t.Errorf("--no-record left %d entries", n)
