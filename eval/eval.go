@@ -149,6 +149,9 @@ var runners = []runner{
 	{"tamper", Tamper},
 	{"hookgate", Hookgate},
 	{"warranted", Warranted},
+	{"toolcalls", Toolcalls},
+	{"dangerous", Dangerous},
+	{"metamorphic", Metamorphic},
 	{"gitgate", Gitgate},
 	{"corpus", Corpus},
 }

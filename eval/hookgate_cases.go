@@ -290,13 +290,24 @@ func (h *hookProject) protectedWrites(s *Suite) {
 		"ln -sf /tmp/x .git/hooks/pre-commit", "cd .gitwarrant && rm loops/wide.loop.md", "printf x > ./.gitwarrant/config.yaml",
 		// Red-team evasions (internal/hook/shell_evasion.go).
 		"d=.gitwar; echo x > ${d}rant/loops/wide.loop.md", "g=gitwarrant; $g amend wide send x", "$(printf gitwar)rant amend wide",
-		"cp /tmp/x .gitw*/loops/wide.loop.md", "cp /tmp/x .g{i,}twarrant/loops/wide.loop.md", "find . -name '*.loop.md' -delete",
+		"cp /tmp/x .gitw*/loops/wide.loop.md", "find . -name '*.loop.md' -delete",
 		"rm -rf .claude", "git commit --no-verify -m x", "git commit -nm x", "HUSKY=0 git commit -m x",
 		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/tmp git commit -m x",
+	} {
+		calls = append(calls, h.payload("Bash", map[string]any{"command": c}))
+	}
+	// Calls the gate cannot read for certain, or that write somewhere else
+	// than they seem to: never allowed, a person decides (ask) or a hard
+	// stop denies (docs/threat-model.md#globs-and-words-the-gate-cannot-read).
+	// The brace one copies .gitwarrant/loops/wide.loop.md into .gtwarrant/:
+	// bash expands it to three operands, the last the destination.
+	var unreadable [][]byte
+	for _, c := range []string{
+		"cp /tmp/x .g{i,}twarrant/loops/wide.loop.md",
 		"git for-each-ref --format='delete %(refname)' | git update-ref --stdin",
 		"echo ZWNobyB4ID4gLmdpdHdhcnJhbnQvbG9vcHMvZml4Lmxvb3AubWQ= | base64 -d | sh",
 	} {
-		calls = append(calls, h.payload("Bash", map[string]any{"command": c}))
+		unreadable = append(unreadable, h.payload("Bash", map[string]any{"command": c}))
 	}
 	calls = append(calls,
 		h.payload("bash", map[string]any{"command": "echo x > .gitwarrant/loops/wide.loop.md"}),
@@ -311,6 +322,9 @@ func (h *hookProject) protectedWrites(s *Suite) {
 		modes = append(modes, []string{"--loop", n})
 	}
 	for _, m := range modes {
+		for _, c := range unreadable {
+			h.expect(s, "an unreadable write near a protected place", c, append(m, "--no-record"), h.root, h.root, nil, failClosed...)
+		}
 		for _, c := range calls {
 			h.expect(s, "write to a protected place", c, append(m, "--no-record"), h.root, h.root, nil, "deny")
 		}

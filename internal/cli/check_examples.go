@@ -31,11 +31,13 @@ type examplesJSON struct {
 // exampleGate decides examples as the hook does, in the project that
 // holds the loop (docs/typed-entries.md#examples).
 func exampleGate(app *App) func(l *loops.Loop, e loops.Example) (loops.Verdict, string) {
-	env := findHookEnv(app, app.DirFlag, app.Cwd)
-	g := gateEnv{root: env.root, projectDir: env.projectDir, hooksDir: env.hooksDir, cwd: env.root, home: homeDir(app)}
+	root := app.Cwd
+	if p, err := app.Project(); err == nil {
+		root = p.Root
+	}
 	return func(l *loops.Loop, e loops.Example) (loops.Verdict, string) {
-		d := decideCall(g, l, e.Tool, typed.ExampleInput(e, g.root))
-		return d.Verdict, d.Rule
+		x := explainCall(app, l, e.Tool, typed.ExampleInput(e, root), root)
+		return x.Verdict, x.Rule
 	}
 }
 

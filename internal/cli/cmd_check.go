@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gitwarrant/gitwarrant/internal/gate"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/spf13/cobra"
@@ -77,7 +78,7 @@ func runCheckCmd(app *App, o checkOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, entry, recErr := runCheck(p, checkRequest{Loop: l, Verb: verb, Target: target, Via: "cli", Record: !o.noRecord})
+	res, entry, recErr := gate.Check(p, gate.CheckRequest{Loop: l, Verb: verb, Target: target, Via: "cli", Record: !o.noRecord})
 	if errors.Is(recErr, gitx.ErrUnsupported) {
 		return &ExitError{Code: ExitError1, Err: recErr}
 	}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gitwarrant/gitwarrant/internal/gate"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/route"
 	"github.com/spf13/cobra"
 )
 
@@ -81,20 +83,11 @@ func runExplain(app *App, loopName string, asJSON bool, tool, arg string) error 
 	if err != nil {
 		return err
 	}
-	p, err := app.Project()
-	if err != nil {
-		return err
-	}
 	l, err := explainLoop(app, loopName, tool, arg)
 	if err != nil {
 		return err
 	}
-	env := findHookEnv(app, app.DirFlag, app.Cwd)
-	g := gateEnv{root: env.root, projectDir: env.projectDir, hooksDir: env.hooksDir, cwd: app.Cwd, home: homeDir(app)}
-	if g.root == "" {
-		g.root = p.Root
-	}
-	d := decideCall(g, l, tool, input)
+	d := explainCall(app, l, tool, input, app.Cwd)
 	if asJSON {
 		out := explainJSON{Loop: l.Name, Tool: tool, Verdict: string(d.Verdict), Rule: d.Rule, Exit: d.Verdict.ExitCode()}
 		for _, u := range d.Typed.Units {
@@ -135,13 +128,13 @@ func explainLoop(app *App, name, tool, arg string) (*loops.Loop, error) {
 	if len(jobs) == 1 {
 		return jobs[0], nil
 	}
-	if l := routeLoop(jobs, loops.Send, arg, tool+" "+arg); l != nil {
-		return l, nil
+	for _, c := range route.Match(jobs, tool+" "+arg) {
+		return c.Loop, nil
 	}
 	return nil, Usagef("pass --loop L (`gitwarrant list` names them)", "no loop covers %s %s", tool, arg)
 }
 
-func printExplain(app *App, l *loops.Loop, tool, arg string, d callDecision) {
+func printExplain(app *App, l *loops.Loop, tool, arg string, d gate.Explanation) {
 	st := app.IO.Style()
 	out := app.IO.Out
 	fmt.Fprintf(out, "loop %s (%s)\n", st.Bold(l.Name), l.Path)
@@ -149,8 +142,8 @@ func printExplain(app *App, l *loops.Loop, tool, arg string, d callDecision) {
 	badge := func(v loops.Verdict) string {
 		return map[loops.Verdict]string{loops.Allow: st.Green("allow"), loops.Ask: st.Yellow("ask  "), loops.Deny: st.Red("deny ")}[v]
 	}
-	if d.Protected != "" {
-		fmt.Fprintf(out, "  %s self-protection: %s\n", badge(loops.Deny), d.Protected)
+	if d.Denied != "" {
+		fmt.Fprintf(out, "  %s self-protection: %s\n", badge(loops.Deny), d.Denied)
 	}
 	if d.Natural != nil {
 		fmt.Fprintf(out, "  %s %s (line %d) — the call's words, %q\n", badge(d.Natural.Verdict), d.Natural.Rule, d.Natural.Line, d.Natural.Pattern)

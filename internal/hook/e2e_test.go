@@ -198,6 +198,8 @@ func (p *project) entries() []chain.Entry {
 
 func TestHookVerdictsForEveryToolKind(t *testing.T) {
 	p := newProject(t, map[string]string{"fix-bug": fixBugLoop})
+	// Only a typed entry allows a tool call (docs/typed-entries.md): the
+	// loop's words ask and deny, its typed entries allow.
 	cases := []struct{ file, want string }{
 		{"bash", "ask"},        // ask: git push
 		{"write", "allow"},     // change: docs/notes.md
@@ -340,8 +342,8 @@ func TestSelfProtectionBeatsEveryLoop(t *testing.T) {
 		t.Errorf("no project: decision %q, want deny", r.decision)
 	}
 	read := p.call("Read", "t6", map[string]any{"file_path": filepath.Join(p.root, ".gitwarrant/loops/anything.loop.md")})
-	if r := p.hook(read, "--loop", "anything"); r.decision != "allow" {
-		t.Errorf("reading a loop: decision %q (%s), want allow", r.decision, r.reason)
+	if r := p.hook(read, "--loop", "anything"); r.decision != "allow" || strings.Contains(r.reason, "a human must do this") {
+		t.Errorf("reading a loop: decision %q (%s), want allow by the loop's Read(**) (reading is not self-protection)", r.decision, r.reason)
 	}
 }
 

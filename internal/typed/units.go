@@ -265,7 +265,7 @@ func pushOf(g *shell.Git, env Env) *loops.Push {
 }
 
 func effectUnits(c shell.Clause, env Env) []Unit {
-	out := goOutput(c, env)
+	out := append(goOutput(c, env), gitAdded(c, env)...)
 	for _, e := range c.Effects() {
 		if e.Vague {
 			continue // inherent to the command the clause's entry names
@@ -363,4 +363,24 @@ func goOutput(c shell.Clause, env Env) []Unit {
 		}
 	}
 	return nil
+}
+
+// gitAdded reads the paths `git add` stages as reads: what is staged is
+// committed and pushed, so a never entry on a file (`Read(.env)`) must
+// screen staging it too.
+func gitAdded(c shell.Clause, env Env) []Unit {
+	g, ok := c.Git()
+	if !ok || g.Sub != "add" {
+		return nil
+	}
+	var out []Unit
+	for _, w := range g.Operands {
+		if !w.Literal {
+			continue // the clause is opaque already
+		}
+		f := env.path(w.Text)
+		out = append(out, Unit{Effect: true, Via: c.Via, Call: loops.Call{Kind: loops.ToolRead, Path: f},
+			Canon: "Read " + env.canonPath(f) + " (staged by git add)"})
+	}
+	return out
 }
