@@ -1,9 +1,24 @@
 package cli
 
 import (
+	"fmt"
+
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/project"
 )
+
+// loadJobLoop is loadLoop for commands that act under a loop (check, a
+// pinned install): an abstract loop is a baseline to extend, never checked
+// directly (docs/loop-format.md#extends-and-abstract), so it is refused.
+func loadJobLoop(p *project.Project, name string) (*loops.Loop, error) {
+	l, err := loadLoop(p, name)
+	if err == nil && l.Abstract {
+		return nil, &ExitError{Code: ExitError1,
+			Err:  fmt.Errorf("%s: loop %s is abstract: a baseline other loops extend, not a job to check", l.Path, l.Name),
+			Hint: fmt.Sprintf("check a loop that says `extends: %s`; `gitwarrant list` marks the abstract ones", l.Name)}
+	}
+	return l, err
+}
 
 // loadLoop loads one loop by name from the project, mapping failures to
 // exit 1 with the parser's file:line message.

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/project"
 	"github.com/spf13/cobra"
 )
@@ -46,6 +48,11 @@ func runInit(app *App) error {
 	if filepath.Base(root) == project.DirName || filepath.Base(root) == project.LegacyDirName {
 		root = filepath.Dir(root)
 	}
+	// Said now rather than at the first check: nothing else would work
+	// here (docs/design.md#repositories-gitwarrant-refuses).
+	if _, err := gitx.Discover(root); errors.Is(err, gitx.ErrUnsupported) {
+		return &ExitError{Code: ExitError1, Err: err}
+	}
 	for _, name := range []string{project.DirName, project.LegacyDirName} {
 		d := filepath.Join(root, name)
 		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
@@ -71,5 +78,6 @@ func runInit(app *App) error {
 	st := app.IO.Style()
 	fmt.Fprintf(app.IO.Out, "%s initialized %s\n", st.Green("✓"), dir)
 	fmt.Fprintln(app.IO.Out, st.Dim("  next: gitwarrant new <name> --template <t>   (gitwarrant templates lists them)"))
+	fmt.Fprintln(app.IO.Out, st.Dim("  for coding agents: gitwarrant new baseline --template baseline   (hard stops and asks every unpinned tool call meets)"))
 	return nil
 }

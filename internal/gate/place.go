@@ -63,7 +63,7 @@ func FindPlace(getenv func(string) string, dir string, cwds ...string) Place {
 		base = pl.Project.Root
 	}
 	pl.Root = base
-	if repo, err := gitx.Discover(base); err == nil {
+	if repo, err := gitx.Locate(base); err == nil { // paths only: a refused repository is guarded too
 		pl.Repo = repo
 		pl.Root = repo.WorkTree
 		pl.HooksDirs = pl.hooksDirs()

@@ -40,12 +40,14 @@ func Check(p *project.Project, req CheckRequest) (loops.Result, *chain.Entry, er
 // Record appends a decided check to the record (nothing when req.Record is
 // false).
 func Record(p *project.Project, req CheckRequest, res loops.Result) (*chain.Entry, error) {
-	if !req.Record {
-		return nil, nil
-	}
+	// Opened even when not recording: a repository gitwarrant refuses
+	// (gitx.ErrUnsupported) gets no verdict from any surface.
 	rec, err := record.Open(p)
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)
+	}
+	if !req.Record {
+		return nil, nil
 	}
 	// The loop as it was is named by its Git blob id, which `record verify
 	// --replay` reads back from Git; outside Git there is no object store,

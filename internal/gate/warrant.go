@@ -22,6 +22,9 @@ func decideWarrant(env Env, o Options, place Place, c *Call) Answer {
 		if err != nil {
 			return Asks("the pinned loop %q cannot be loaded: %v", o.Loop, err)
 		}
+		if l.Abstract {
+			return Asks("the pinned loop %q is abstract: a baseline to extend, not a job to check", o.Loop)
+		}
 		return decideLoop(env, o, place, c, l)
 	}
 	// Every loop is parsed from disk on every call. A parse cache was

@@ -54,7 +54,7 @@ func (e *entry) hitsCall(s *subject) bool {
 			return true
 		}
 		for j := range s.clauses {
-			if c := &s.clauses[j]; len(c.words) > 0 && c.text != s.whole.text && a.withinCall(c) {
+			if c := &s.clauses[j]; c.ncontent > 0 && c.text != s.whole.text && a.withinCall(c) {
 				return true
 			}
 		}
@@ -72,5 +72,5 @@ func (a *alt) withinCall(p *phrase) bool {
 	if a.glob {
 		return globMatch(a.text, p.text) || containsPhrase(p.text, a.text)
 	}
-	return containsPhrase(p.text, a.text) || wordsWithin(a.words, p.words)
+	return containsPhrase(p.text, a.text) || wordsWithin(a.strict, p.strict, true)
 }
