@@ -6,8 +6,8 @@
 # under `sh -c` with the same stdin redirect. Reports medians (and the
 # median net of the shell) of N runs; the aim is ≤ 1.5× git.
 #
-# Usage: bench/gate.sh [runs]   (default 30). Needs hyperfine and jq-free
-# awk; see bench/lib.sh for the static build.
+# Usage: bench/gate.sh [runs]   (default 30). Needs hyperfine; see
+# bench/lib.sh for the static build.
 set -eu
 runs=${1:-30}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,12 +42,12 @@ hyperfine -N --warmup 5 --runs "$runs" --export-json "$work/h.json" \
 # Medians from the JSON export (one "median" per command, in order).
 awk -v runs="$runs" '
   /"command":/ { sub(/.*"command": *"/, ""); sub(/",?$/, ""); name[++n] = $0 }
-  /"median":/ { gsub(/[^0-9.eE-]/, ""); med[n] = $0 * 1000 }
+  /"median":/ { v = $0; sub(/.*"median": */, "", v); sub(/,.*/, "", v); med[n] = v * 1000 }
   END {
     printf "\n## gate decision, static build, medians of %d runs\n\n| command | median ms | net of sh ms | × git rev-parse (net) |\n|---|---:|---:|---:|\n", runs
     floor = med[1]; git = med[2] - floor
     for (i = 1; i <= n; i++) printf "| %s | %.2f | %.2f | %.2f× |\n", name[i], med[i], med[i] - floor, (git > 0 ? (med[i] - floor) / git : 0)
-    r = (med[3] - floor) / git
+    r = (git > 0 ? (med[3] - floor) / git : 999)
     printf "\naim: pinned hook / git rev-parse HEAD (net of sh) = %.2f (limit 1.5) %s\n", r, (r <= 1.5 ? "MET" : "MISSED")
     r2 = med[3] / med[2]
     printf "raw (each under sh -c): %.2f\n", r2
