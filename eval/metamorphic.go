@@ -50,7 +50,7 @@ var transforms = []struct {
 	{"wrap in sh -c", func(c string, _ int) (string, bool) { return "sh -c " + quoteWord(c), true }},
 	{"wrap in bash -c", func(c string, _ int) (string, bool) { return "bash -c " + quoteWord(c), true }},
 	{"abbreviate a git option", func(c string, _ int) (string, bool) {
-		for long, short := range map[string]string{"--force ": "--forc ", "--no-verify": "--no-veri", "--mirror": "--mirr", "--delete": "--delet", "--force-with-lease": "--force-with-l", "--hard": "--har"} {
+		for long, short := range map[string]string{"--no-verify": "--no-veri", "--mirror": "--mirr", "--delete": "--delet", "--force-with-lease": "--force-with-l", "--hard": "--har"} {
 			if strings.Contains(c, long) {
 				return strings.Replace(c, long, short, 1), strings.Contains(c, "git ")
 			}

@@ -292,7 +292,7 @@ var switchCommands = []struct{ cmd, kind string }{
 	{"ssh-keygen -Y sign -n {gitwarrant} -f ~/.ssh/id_ed25519 msg", "signing"},
 	{"git push {--force}", "hard stop"},
 	{"git push {-f} origin feature", "hard stop"},
-	{"git push {--forc} origin feature", "hard stop"},
+	{"git push {--force-w} origin feature", "hard stop"},
 	{"git push {--force-with-lease} origin feature", "hard stop"},
 	{"git push origin {+feature}", "hard stop"},
 	{"git push origin {main}", "hard stop"},

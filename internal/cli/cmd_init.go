@@ -84,5 +84,6 @@ func runInit(app *App) error {
 		fmt.Fprintf(app.IO.Out, "  detected: %s — `gitwarrant new` names its commands and folders\n", strings.Join(eco, ", "))
 	}
 	fmt.Fprintln(app.IO.Out, st.Dim("  next: gitwarrant new <name> --template <t>   (gitwarrant templates lists them)"))
+	fmt.Fprintln(app.IO.Out, st.Dim("  for coding agents: gitwarrant new baseline --template baseline   (hard stops and asks every unpinned tool call meets)"))
 	return nil
 }
