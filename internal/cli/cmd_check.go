@@ -1,14 +1,18 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/gitwarrant/gitwarrant/internal/gate"
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/spf13/cobra"
 )
 
 type checkOptions struct {
+	examples bool
 	noRecord bool
 	json     bool
 	quiet    bool
@@ -22,6 +26,7 @@ type checkJSON struct {
 	Verdict string `json:"verdict"`
 	Rule    string `json:"rule"`
 	Reason  string `json:"reason"`
+	From    string `json:"from,omitempty"` // the loop an inherited rule came from (extends)
 	Exit    int    `json:"exit"`
 	Seq     int64  `json:"seq,omitempty"`
 	Hash    string `json:"hash,omitempty"`
@@ -30,7 +35,7 @@ type checkJSON struct {
 func newCheckCmd(app *App) *cobra.Command {
 	var o checkOptions
 	cmd := &cobra.Command{
-		Use:   "check <loop> <read|draft|change|send> <target…>",
+		Use:   "check <loop> <read|draft|change|send> <target…> | check --examples [loop…]",
 		Short: "ask the warrant: allow, ask or deny?",
 		Long: `Ask a loop's warrant whether an action on a target may go ahead.
 
@@ -42,13 +47,17 @@ appended to the record unless --no-record is given.` + "\n" + ExitCodesHelp,
 			return runCheckCmd(app, o, args)
 		},
 	}
+	cmd.Flags().BoolVar(&o.examples, "examples", false, "verify every loop's `examples:` (or the named loops') through the hook's gate; exit 1 if one fails")
 	cmd.Flags().BoolVar(&o.noRecord, "no-record", false, "do not append the check to the record")
-	cmd.Flags().BoolVar(&o.json, "json", false, "print the result as JSON")
+	jsonFlag(cmd, &o.json)
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict")
 	return cmd
 }
 
 func runCheckCmd(app *App, o checkOptions, args []string) error {
+	if o.examples {
+		return runCheckExamples(app, o, args)
+	}
 	if len(args) < 3 {
 		return Usagef("example: gitwarrant check appeal draft \"appeal letter\"",
 			"check needs <loop> <read|draft|change|send> <target…> (got %d argument(s))", len(args))
@@ -65,30 +74,29 @@ func runCheckCmd(app *App, o checkOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	l, err := loadLoop(p, args[0])
+	l, err := loadJobLoop(p, args[0])
 	if err != nil {
 		return err
 	}
-	res, entry, recErr := runCheck(p, checkRequest{Loop: l, Verb: verb, Target: target, Via: "cli", Record: !o.noRecord})
+	res, entry, recErr := gate.Check(p, gate.CheckRequest{Loop: l, Verb: verb, Target: target, Via: "cli", Record: !o.noRecord})
+	if errors.Is(recErr, gitx.ErrUnsupported) {
+		return &ExitError{Code: ExitError1, Err: recErr}
+	}
 	if recErr != nil {
-		// The verdict stands, but an unrecorded check must not look like a
-		// clean one: report it and exit 1 (fail toward the human). A script
-		// reading --json gets no verdict object to misread, only the error.
-		if !o.json {
-			printVerdict(app, l.Name, verb, target, res, o)
-		}
-		return &ExitError{Code: ExitError1, Err: recErr, Hint: "run `gitwarrant record verify` to see the state of the record"}
+		// An unrecorded check gives no verdict: stdout stays empty (no
+		// "ALLOW", no `allow` under -q, no JSON object), so a script that
+		// reads it cannot proceed on a check that left no trace. The
+		// error goes to stderr and the exit is 1 (fail toward the human).
+		return &ExitError{Code: ExitError1, Err: fmt.Errorf("%w — no verdict is given for a check that is not recorded", recErr),
+			Hint: "run `gitwarrant record verify` to see the state of the record"}
 	}
 	if o.json {
 		out := checkJSON{Loop: l.Name, Action: string(verb), Target: target, Verdict: string(res.Verdict),
-			Rule: res.Rule, Reason: res.Reason, Exit: res.Verdict.ExitCode()}
+			Rule: res.Rule, Reason: res.Reason, From: res.From, Exit: res.Verdict.ExitCode()}
 		if entry != nil {
 			out.Seq, out.Hash = entry.Seq, entry.Hash
 		}
-		if err := writeJSON(app.IO.Out, out); err != nil {
-			return err
-		}
-		return Silent(res.Verdict.ExitCode())
+		return emitJSON(app, out, res.Verdict.ExitCode())
 	}
 	printVerdict(app, l.Name, verb, target, res, o)
 	return Silent(res.Verdict.ExitCode())

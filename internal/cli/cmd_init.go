@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/project"
+	"github.com/gitwarrant/gitwarrant/internal/templates"
 	"github.com/spf13/cobra"
 )
 
@@ -46,6 +50,11 @@ func runInit(app *App) error {
 	if filepath.Base(root) == project.DirName || filepath.Base(root) == project.LegacyDirName {
 		root = filepath.Dir(root)
 	}
+	// Said now rather than at the first check: nothing else would work
+	// here (docs/design.md#repositories-gitwarrant-refuses).
+	if _, err := gitx.Discover(root); errors.Is(err, gitx.ErrUnsupported) {
+		return &ExitError{Code: ExitError1, Err: err}
+	}
 	for _, name := range []string{project.DirName, project.LegacyDirName} {
 		d := filepath.Join(root, name)
 		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
@@ -70,6 +79,11 @@ func runInit(app *App) error {
 	}
 	st := app.IO.Style()
 	fmt.Fprintf(app.IO.Out, "%s initialized %s\n", st.Green("✓"), dir)
+	if eco := templates.Detect(root).Ecosystems; len(eco) > 0 {
+		// new writes these projects' own commands and folders into a template's typed entries.
+		fmt.Fprintf(app.IO.Out, "  detected: %s — `gitwarrant new` names its commands and folders\n", strings.Join(eco, ", "))
+	}
 	fmt.Fprintln(app.IO.Out, st.Dim("  next: gitwarrant new <name> --template <t>   (gitwarrant templates lists them)"))
+	fmt.Fprintln(app.IO.Out, st.Dim("  for coding agents: gitwarrant new baseline --template baseline   (hard stops and asks every unpinned tool call meets)"))
 	return nil
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -24,7 +23,6 @@ func newRecordCmd(app *App) *cobra.Command {
 		Long: `The record is one SHA-256 hash chain per writer (.gitwarrant/record/<branch>-<clone>.jsonl),
 each entry also committed to refs/gitwarrant/<writer>, and a docket
 record.jsonl read as one more chain.`,
-		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(newRecordAddCmd(app), newRecordLogCmd(app), newRecordVerifyCmd(app), newRecordPushCmd(app))
 	return cmd
@@ -114,14 +112,16 @@ func newRecordLogCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "log [loop]",
 		Short: "show the record, all chains merged by time",
-		Long:  "Show entries from every chain merged by timestamp, each with its chain named." + "\n" + recordExitHelp,
-		Args:  cobra.MaximumNArgs(1),
+		Long: `Show entries from every chain merged by timestamp, each with its chain named.
+With --json, one object per line (JSON Lines): {"chain": …, "entry": …},
+the entry exactly as hashed, with its hash.` + "\n" + recordExitHelp,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRecordLog(app, o, args)
 		},
 	}
 	cmd.Flags().IntVarP(&o.n, "n", "n", 0, "show only the last N entries")
-	cmd.Flags().BoolVar(&o.json, "json", false, "print entries as JSON lines")
+	jsonFlag(cmd, &o.json)
 	return cmd
 }
 
@@ -143,12 +143,12 @@ func runRecordLog(app *App, o recordLogOptions, args []string) error {
 	if o.n > 0 && len(es) > o.n {
 		es = es[len(es)-o.n:]
 	}
-	enc := json.NewEncoder(app.IO.Out)
+	lines := newJSONLines(app.IO.Out)
 	for _, e := range es {
 		if o.json {
 			fields := e.Fields()
 			fields["hash"] = e.Hash
-			if err := enc.Encode(logEntryJSON{Chain: e.Chain, Entry: fields}); err != nil {
+			if err := lines.Write(logEntryJSON{Chain: e.Chain, Entry: fields}); err != nil {
 				return err
 			}
 			continue
@@ -190,11 +190,43 @@ configuration is not changed.` + "\n" + recordExitHelp,
 				remote = args[0]
 			}
 			out, err := r.Push(remote)
-			fmt.Fprint(app.IO.Out, out)
 			if err != nil {
+				fmt.Fprint(app.IO.Err, out)
 				return &ExitError{Code: ExitError1, Err: err}
 			}
+			if remote == "" {
+				remote = "origin"
+			}
+			fmt.Fprint(app.IO.Out, pushSummary(remote, out))
 			return nil
 		},
 	}
+}
+
+// pushSummary turns `git push --porcelain` output into one readable line
+// per record ref: what happened to it on the remote.
+func pushSummary(remote, porcelain string) string {
+	words := map[byte]string{' ': "updated", '+': "forced", '-': "deleted", '*': "new", '!': "rejected", '=': "up to date"}
+	var b strings.Builder
+	n := 0
+	for _, l := range strings.Split(porcelain, "\n") {
+		if len(l) < 2 || l[1] != '\t' {
+			continue
+		}
+		fields := strings.Split(l[2:], "\t")
+		ref, _, _ := strings.Cut(fields[0], ":")
+		what, ok := words[l[0]]
+		if !ok {
+			what = "?"
+		}
+		if len(fields) > 1 && l[0] == '!' {
+			what += " " + fields[1]
+		}
+		fmt.Fprintf(&b, "  %-10s  %s\n", what, ref)
+		n++
+	}
+	if n == 0 {
+		return "record push: no record refs to push to " + remote + "\n"
+	}
+	return fmt.Sprintf("record push: %d record ref(s) to %s\n", n, remote) + b.String()
 }

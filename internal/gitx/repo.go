@@ -49,8 +49,25 @@ type Repo struct {
 
 // Discover finds the repository whose work tree contains dir, walking up.
 // A `.git` file (linked worktree, submodule) is followed; a submodule is
-// thus its own repository, as docs/design.md#the-record needs.
+// thus its own repository, as docs/design.md#the-record needs. A
+// repository gitwarrant cannot write safely (SHA-256 objects, reftable
+// refs) is an error wrapping ErrUnsupported, so nothing is ever written
+// to one.
 func Discover(dir string) (*Repo, error) {
+	r, err := Locate(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFormat(r.CommonDir); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Locate is Discover without the format check, for callers that only need
+// the repository's paths and write nothing through it: the hook's guard
+// protects a refused repository's hooks as well.
+func Locate(dir string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -187,4 +204,22 @@ func (r *Repo) Operation() string {
 		}
 	}
 	return ""
+}
+
+// HooksDir is the directory git runs hooks from, as git itself resolves it
+// (`git rev-parse --git-path hooks`): core.hooksPath from any config file
+// git reads — includes and includeIf too — relative to the work tree root,
+// else hooks/ in the common dir shared by linked worktrees
+// (docs/hook-protocol.md#git-hooks). Install and the guard both ask here, so
+// they never disagree about where the hooks are.
+func (r *Repo) HooksDir() (string, error) {
+	out, err := r.Git("rev-parse", "--git-path", "hooks")
+	if err != nil {
+		return "", fmt.Errorf("finding the git hooks directory: %w", err)
+	}
+	dir := strings.TrimSpace(string(out))
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(r.WorkTree, dir)
+	}
+	return filepath.Clean(dir), nil
 }

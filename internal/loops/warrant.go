@@ -23,6 +23,7 @@ func Check(w *Warrant, verb Verb, target string) Result {
 	if w == nil {
 		w = &Warrant{} // no warrant: nothing is listed, so everything asks
 	}
+	w = w.Natural()
 	var ar arena
 	s := ar.target(target)
 	// ask and never also see what a command spells tersely (`git push -f`
@@ -86,20 +87,24 @@ func fromEntry(v Verdict, list string, e *entry, reason string) Result {
 	if v == Allow {
 		rule = "allow " + rule
 	}
+	if e.item.From != "" {
+		reason += " The rule is inherited from " + e.item.From + "."
+	}
 	return Result{Verdict: v, Reason: reason, Rule: rule, List: list,
-		Pattern: e.item.Text, Line: e.item.Line}
+		Pattern: e.item.Text, Line: e.item.Line, From: e.item.From}
 }
 
 // allowCover decides strict coverage of s by the allow entries es (docs/loop-format.md#the-warrant:
 // an allow needs every clause covered). Each clause with content words
-// must be covered by some alternative of some entry; a target with no such
+// (strict words, so `… to me, them` must cover `them` too) must be
+// covered by some alternative of some entry; a target with no such
 // clause must be covered whole. It returns the entry covering the first
 // clause, the first uncovered clause ("" when all are covered), and whether
 // any clause was covered.
 func allowCover(ar *arena, es []entry, s *subject) (by *entry, uncovered string, anyCovered bool) {
 	units := make([]*phrase, 0, len(s.clauses))
 	for i := range s.clauses {
-		if len(s.clauses[i].words) > 0 {
+		if len(s.clauses[i].strict) > 0 {
 			units = append(units, &s.clauses[i])
 		}
 	}
@@ -128,9 +133,9 @@ func coveringEntry(ar *arena, es []entry, u *phrase, s *subject) *entry {
 		e := &es[i]
 		for j := range e.alts {
 			a := &e.alts[j]
-			if a.allFiller() {
+			if a.strictAllFiller() {
 				// `anything` alone is its plain meaning; a filler piece
-				// left by splitting (`this and that`) grants nothing.
+				// left by splitting (`the one and all`) grants nothing.
 				if e.single {
 					return e
 				}
@@ -159,8 +164,39 @@ func (a *alt) coversAsSequence(ar *arena, u *phrase, s *subject) bool {
 	}
 	for _, p := range parts {
 		pa := ar.alt(p)
-		if !pa.allFiller() && pa.covers(u) {
+		if !pa.strictAllFiller() && pa.covers(u) {
 			return true
+		}
+	}
+	return false
+}
+
+// Natural returns the warrant without its typed entries: they name tool
+// calls for the hook (docs/typed-entries.md#rules-of-meaning), while Check
+// reads a self-reported action in words.
+func (w *Warrant) Natural() *Warrant {
+	if !w.hasTyped() {
+		return w
+	}
+	out := &Warrant{}
+	for _, name := range Lists {
+		var keep []Item
+		for _, it := range w.List(name) {
+			if !LooksTyped(it.Text) {
+				keep = append(keep, it)
+			}
+		}
+		out.SetList(name, keep)
+	}
+	return out
+}
+
+func (w *Warrant) hasTyped() bool {
+	for _, name := range Lists {
+		for _, it := range w.List(name) {
+			if LooksTyped(it.Text) {
+				return true
+			}
 		}
 	}
 	return false

@@ -24,7 +24,61 @@ func isFiller(w string) bool {
 		"i", "we", "you", "he", "she", "they", "them", "him",
 		"this", "that", "these", "those", "it",
 		"is", "are", "be", "am", "was", "were", "been",
-		"and", "or", "etc", "also", "just", "please":
+		"and", "or", "etc", "also", "just", "please",
+		// the rest of docket's stopwords, so cautious matching folds at
+		// least what docket's does
+		"anyone", "without", "will", "even", "then", "other":
+		return true
+	}
+	return false
+}
+
+// isStrictFiller reports whether w (folded) may stay uncovered when an allow
+// entry is matched strictly (docs/loop-format.md#strict-filler-words): articles,
+// plain prepositions, auxiliaries and joining words. It is a subset of
+// docket's stopwords; pronouns, recipients, quantifiers, negations and
+// direction words are not in it, because each of them limits what an allow
+// entry permits (`daily summary to me` must not cover `… to the press`).
+func isStrictFiller(w string) bool {
+	switch w {
+	case "a", "an", "the", "of", "for", "with", "on", "in", "at", "by", "about",
+		"is", "are", "be", "will", "even", "or", "and", "then", "also":
+		return true
+	}
+	return false
+}
+
+// isUniversal reports whether w (folded) means "everything": an allow
+// alternative made of these and strict filler alone is the spec's
+// `anything`, which covers every target.
+func isUniversal(w string) bool {
+	switch w {
+	case "anything", "everything", "any", "all", "whatever":
+		return true
+	}
+	return false
+}
+
+// isScopeWord reports whether w (folded) widens the audience or reach of a
+// target: a target holding one that its allow alternative does not name is
+// not covered (docs/loop-format.md#strict-filler-words). `… to everyone`, `… to the
+// press` and `… to everyone at acme` are how an allowed target grows.
+func isScopeWord(w string) bool {
+	switch w {
+	case "everyone", "everybody", "anyone", "anybody", "all", "every", "any", "each",
+		"public", "publicly", "press", "media", "world", "worldwide",
+		"everywhere", "external", "externally", "outside", "others", "else", "nobody":
+		return true
+	}
+	return false
+}
+
+// isDirection reports whether w (folded) points the action at someone or
+// somewhere: the word after it in a target names where the action goes,
+// so that word must be one the allow alternative names.
+func isDirection(w string) bool {
+	switch w {
+	case "to", "cc", "bcc", "into", "onto", "toward", "towards":
 		return true
 	}
 	return false
@@ -83,6 +137,18 @@ func nextIsWord(s string) bool {
 	return isWordRune(r)
 }
 
+// StrictContentWords returns the words of Fold(s) that an allow entry
+// keeps as limits: every word but the strict filler words.
+func StrictContentWords(s string) []string {
+	var out []string
+	for _, w := range splitWords(Fold(s)) {
+		if !isStrictFiller(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // ContentWords returns the content words of s: the words of Fold(s) that
 // are not filler.
 func ContentWords(s string) []string {
@@ -122,6 +188,11 @@ type word struct {
 	text  string
 	stems [7]stem
 	k     uint8
+	// at is the word's byte offset in its phrase's text (0 outside one).
+	at int32
+	// soft marks a word cautious matching skips (isFiller) but strict
+	// matching keeps (a pronoun, a quantifier, a direction word).
+	soft bool
 }
 
 func (w *word) add(base string, add byte) {
@@ -178,6 +249,15 @@ func newWord(t string) word {
 		w.addVerbStem(t[:len(t)-2])
 	case strings.HasSuffix(t, "ing") && len(t)-3 >= minStem:
 		w.addVerbStem(t[:len(t)-3])
+	case strings.HasSuffix(t, "ion") && len(t)-3 >= minStem:
+		// suggestion ~ suggested, deletion ~ delete (docket's -ion stem).
+		w.add(t[:len(t)-3], 0)
+		w.add(t[:len(t)-3], 'e')
+	}
+	// suggestions ~ suggested: the -ion stem of a plural.
+	if n := len(t) - 4; strings.HasSuffix(t, "ions") && n >= minStem {
+		w.add(t[:n], 0)
+		w.add(t[:n], 'e')
 	}
 	return w
 }
@@ -214,49 +294,76 @@ func (w *word) same(o *word) bool {
 	return false
 }
 
-// phrase is a folded piece of text with its content words.
+// phrase is a folded piece of text with its words.
 type phrase struct {
-	text  string
-	words []word
+	text string
+	// strict are the words strict matching keeps (all but isStrictFiller),
+	// in order; the ones not soft are the content words cautious matching
+	// uses (isFiller).
+	strict []word
+	// ncontent counts the words of strict that are not soft.
+	ncontent int
 	// nwords counts all words, filler included.
 	nwords int
+	// universal is true when every strict word is a universal one
+	// (isUniversal): `anything`, `all of the above`.
+	universal bool
 }
 
 func (ar *arena) phrase(folded string) phrase {
-	p := phrase{text: folded}
+	p := phrase{text: folded, universal: true}
 	start := len(ar.words)
 	for t, i := nextWord(folded, 0); t != ""; t, i = nextWord(folded, i) {
 		p.nwords++
-		if !isFiller(t) {
-			if ar.words == nil {
-				ar.words = make([]word, 0, 64)
-			}
-			ar.words = append(ar.words, newWord(t))
+		if isStrictFiller(t) {
+			continue
 		}
+		if ar.words == nil {
+			ar.words = make([]word, 0, 64)
+		}
+		w := newWord(t)
+		w.at = int32(i - len(t))
+		w.soft = isFiller(t)
+		if !w.soft {
+			p.ncontent++
+		}
+		ar.words = append(ar.words, w)
+		p.universal = p.universal && isUniversal(t)
 	}
 	// append copies the whole chunk when it grows, so this phrase's words
 	// are contiguous here; earlier phrases keep the old, unchanged chunk.
-	p.words = ar.words[start:len(ar.words):len(ar.words)]
+	p.strict = ar.words[start:len(ar.words):len(ar.words)]
 	return p
 }
 
 // allFiller reports whether p has words and every one is filler — the
-// spec's `anything`, which matches every target.
+// spec's `anything`, which matches every target in cautious mode.
 func (p *phrase) allFiller() bool {
-	return p.nwords > 0 && len(p.words) == 0
+	return p.nwords > 0 && p.ncontent == 0
 }
 
-// wordsWithin reports whether every content word of sub has a SameWord in
-// super. An empty sub is not within anything: an empty set matching
-// vacuously would make a vague target match every entry.
-func wordsWithin(sub, super []word) bool {
-	if len(sub) == 0 {
-		return false
-	}
+// strictAllFiller is allFiller for allow lists: p has words and each is
+// strict filler or universal. `anything` qualifies; `them` and `to me` do
+// not — a pronoun alone is a limit, not permission for everything.
+func (p *phrase) strictAllFiller() bool {
+	return p.nwords > 0 && p.universal
+}
+
+// wordsWithin reports whether every word of sub has a SameWord in super;
+// with content set, only the words that are not soft count, on both sides
+// (cautious matching). A sub with no word that counts is not within
+// anything: an empty set matching vacuously would make a vague target
+// match every entry.
+func wordsWithin(sub, super []word, content bool) bool {
+	n := 0
 	for i := range sub {
+		if content && sub[i].soft {
+			continue
+		}
+		n++
 		found := false
 		for j := range super {
-			if sub[i].same(&super[j]) {
+			if (!content || !super[j].soft) && sub[i].same(&super[j]) {
 				found = true
 				break
 			}
@@ -265,7 +372,7 @@ func wordsWithin(sub, super []word) bool {
 			return false
 		}
 	}
-	return true
+	return n > 0
 }
 
 // arena hands out word and alternative storage in chunks, so compiling a
