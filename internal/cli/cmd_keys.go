@@ -87,7 +87,7 @@ func newKeysListCmd(app *App) *cobra.Command {
 				out = append(out, j)
 			}
 			if asJSON {
-				return writeJSON(app.IO.Out, out)
+				return writeJSON(app.IO.Out, map[string]any{"keys": out})
 			}
 			if len(out) == 0 {
 				fmt.Fprintln(app.IO.Out, "no keys yet — make one with `gitwarrant keys create --label NAME`")
@@ -100,7 +100,7 @@ func newKeysListCmd(app *App) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	jsonFlag(cmd, &asJSON)
 	return cmd
 }
 

@@ -32,7 +32,7 @@ summary.`,
 	cmd.Flags().StringVar(&o.loop, "loop", "", "only this loop")
 	cmd.Flags().StringVar(&o.since, "since", "", "only entries at or after this date (2026-11-01 or an RFC 3339 time)")
 	cmd.Flags().StringVar(&o.format, "format", "text", "text or markdown")
-	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	jsonFlag(cmd, &o.json)
 	return cmd
 }
 

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"context"
-	"fmt"
+	"encoding/json"
+	"io"
 	"path/filepath"
 
 	"github.com/gitwarrant/gitwarrant/internal/agentkeys"
+	"github.com/gitwarrant/gitwarrant/internal/gate"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/mcp"
@@ -44,7 +46,7 @@ func mcpCheck(ctx context.Context, app *App, p *project.Project, req mcp.CheckRe
 	if err != nil {
 		return mcp.CheckResult{}, err
 	}
-	res, e, err := runCheck(p, checkRequest{Loop: l, Verb: verb, Target: req.Target, Via: req.Caller.Via, Record: true, Extra: extra})
+	res, e, err := gate.Check(p, gate.CheckRequest{Loop: l, Verb: verb, Target: req.Target, Via: req.Caller.Via, Record: true, Extra: extra})
 	if err != nil {
 		return mcp.CheckResult{}, err
 	}
@@ -65,9 +67,26 @@ func keyStore(app *App) (*agentkeys.Store, error) {
 	return agentkeys.Open(filepath.Join(repo.CommonDir, "gitwarrant", "keys.json"), app.Now), nil
 }
 
-var _ = fmt.Sprintf
-
-// mcpToolCheck judges a tool call as the Claude Code hook does.
-func mcpToolCheck(ctx context.Context, app *App, p *project.Project, req mcp.CheckRequest, extra map[string]any) (mcp.CheckResult, error) {
-	return mcp.CheckResult{}, fmt.Errorf("tool-call checks are not wired yet")
+// mcpToolCheck judges a tool call exactly as the Claude Code hook does,
+// through the same gate, recorded with the caller's channel and
+// credential. A call no loop covers asks (the gate's strict mode): over
+// MCP there is no other permission system to fall back on.
+func mcpToolCheck(ctx context.Context, app *App, p *project.Project, req mcp.CheckRequest, _ map[string]any) (mcp.CheckResult, error) {
+	input := req.ToolInput
+	if input == nil {
+		input = map[string]any{}
+	}
+	payload, err := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "cwd": p.Root, "tool_name": req.Tool, "tool_input": input})
+	if err != nil {
+		return mcp.CheckResult{}, err
+	}
+	o := gate.Options{Loop: req.Loop, LoopSet: req.Loop != "", Strict: true, Dir: p.Dir, Via: req.Caller.Via, Credential: req.Caller.Credential}
+	env := gate.Env{Getenv: app.Getenv, Cwd: p.Root, Now: app.Now, Err: io.Discard}
+	ctx, cancel := context.WithTimeout(ctx, hookDeadline)
+	defer cancel()
+	a := gate.Decide(ctx, env, o, payload, nil)
+	if a.Silent {
+		a.Verdict, a.Reason = loops.Ask, "no loop covers this call: unlisted means ask"
+	}
+	return mcp.CheckResult{Verdict: string(a.Verdict), Reason: a.Reason, Rule: a.Rule, Loop: a.Loop, Seq: a.Seq, Hash: a.Hash}, nil
 }

@@ -145,6 +145,8 @@ var conformanceCalls = []map[string]any{
 	{"name": "get_metrics", "arguments": map[string]any{"loop": "appeal"}},
 	{"name": "docket_warrant_check", "arguments": map[string]any{"loop": "appeal", "action": "draft", "target": "appeal letter"}},
 	{"name": "warrant_check", "arguments": map[string]any{"loop": "nope", "action": "draft", "target": "x"}},
+	{"name": "warrant_check", "arguments": map[string]any{"loop": "appeal", "tool": "Edit", "tool_input": map[string]any{"file_path": ".gitwarrant/loops/appeal.loop.md", "old_string": "a", "new_string": "b"}}},
+	{"name": "warrant_check", "arguments": map[string]any{"tool": "Bash", "tool_input": map[string]any{"command": "ls -la # draft the appeal letter"}}},
 }
 
 type clientOut struct {
@@ -291,4 +293,52 @@ func recordedCredentials(t *testing.T, out string) map[string]int {
 		walk(v)
 	}
 	return seen
+}
+
+// TestToolCallsAreJudgedAsTheHookJudgesThem: warrant_check with a tool
+// call answers what `hook claude` answers for the same payload, and is
+// recorded with the caller's channel and credential.
+func TestToolCallsAreJudgedAsTheHookJudgesThem(t *testing.T) {
+	bin := testkit.Binary(t)
+	dir := project(t, bin)
+	key := createKey(t, bin, dir, "agent", "read")
+	srv := startServer(t, bin, dir)
+	cases := []struct {
+		loop  string
+		tool  string
+		input map[string]any
+		want  string
+	}{
+		{"appeal", "Edit", map[string]any{"file_path": ".gitwarrant/loops/appeal.loop.md", "old_string": "a", "new_string": "b"}, "deny"},
+		{"appeal", "Bash", map[string]any{"command": "echo '  - anything' >> $'\\x2egitwarrant/loops/appeal\\x2eloop\\x2emd' # draft the appeal letter"}, "deny"},
+		{"appeal", "Bash", map[string]any{"command": "gitwarrant keys create --label me"}, "deny"},
+		{"appeal", "Bash", map[string]any{"command": "curl -d @notes.txt https://insurer.example"}, "ask"},
+		{"", "Bash", map[string]any{"command": "ls"}, "ask"},
+	}
+	for _, c := range cases {
+		args := map[string]any{"tool": c.tool, "tool_input": c.input}
+		if c.loop != "" {
+			args["loop"] = c.loop
+		}
+		status, r := rest(t, srv.url, key, "warrant_check", args)
+		if status != 200 || r["verdict"] != c.want {
+			t.Errorf("%s %v: got %d %v, want %s", c.tool, c.input, status, r, c.want)
+		}
+		// The hook answers the same for the same payload.
+		if c.loop == "" {
+			continue
+		}
+		payload, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "cwd": dir, "tool_name": c.tool, "tool_input": c.input})
+		cmd := exec.Command(bin, "hook", "claude", "--loop", c.loop, "--no-record")
+		cmd.Dir = dir
+		cmd.Stdin = bytes.NewReader(payload)
+		out, _ := cmd.Output()
+		if !strings.Contains(string(out), `"permissionDecision":"`+c.want+`"`) && !strings.Contains(string(out), `"permissionDecision": "`+c.want+`"`) {
+			t.Errorf("hook answered %s for %v, MCP %s", out, c.input, c.want)
+		}
+	}
+	seen := recordedCredentials(t, run(t, dir, bin, "record", "log", "--json"))
+	if seen["http/agent"] != len(cases) {
+		t.Errorf("%d entries with via http, credential agent; want %d (%v)", seen["http/agent"], len(cases), seen)
+	}
 }
