@@ -109,6 +109,18 @@ func Analyse(pl hook.Payload, place Place, env Env) *Call {
 				c.Texts = append(c.Texts, "read secrets "+rel)
 			}
 		}
+		// Grep's glob and Glob's pattern name files too: screened as reads
+		// of what they could match (a glob for .env reads secrets).
+		globKeys := []string{"glob"} // Grep's pattern is a regular expression, not a path
+		if c.Tool == "Glob" {
+			globKeys = append(globKeys, "pattern")
+		}
+		for _, g := range hook.StringsOf(pl.ToolInput, globKeys...) {
+			c.Texts = append(c.Texts, "read "+g)
+			if isSecret(strings.Trim(g, "*?[]{}")) {
+				c.Texts = append(c.Texts, "read secrets "+g)
+			}
+		}
 		if c.Target != "" {
 			c.Texts = append(c.Texts, c.Target)
 		}

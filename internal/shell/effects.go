@@ -143,6 +143,7 @@ func init() {
 		"curl":     (*effects).curl,
 		"wget":     (*effects).wget,
 		"sort":     optOutputs("o", "output"),
+		"uniq":     (*effects).uniq,
 		"time":     optOutputs("o", "output"),
 		"strace":   optOutputs("o", "output"),
 		"flock":    (*effects).flock,
@@ -177,6 +178,15 @@ func init() {
 	}
 }
 
+// uniq [OPTION]... [INPUT [OUTPUT]]: the second operand is written.
+func (e *effects) uniq(args []Word, texts []string) {
+	idx, _ := operands(texts, optSpec{argShort: "fsw", flags: "cdDiuz", argLong: []string{"skip-fields", "skip-chars", "check-chars", "all-repeated", "group"},
+		flagLong: []string{"count", "repeated", "ignore-case", "unique", "zero-terminated"}})
+	if len(idx) >= 2 {
+		e.addAll("write", args[idx[1]:idx[1]+1], "uniq")
+	}
+}
+
 // opsAll: every operand has the effect.
 func opsAll(kind string, spec optSpec) effectFunc {
 	return func(e *effects, args []Word, texts []string) {
@@ -198,10 +208,31 @@ func optOutputs(short, long string) effectFunc {
 					e.addAll("write", args[i+1:i+2], texts[0]+" "+t)
 					i++
 				}
-			case strings.HasPrefix(t, "--"+long+"="):
-				e.add("write", withText(args[i], strings.TrimPrefix(t, "--"+long+"=")), texts[0]+" --"+long)
-			case len(short) == 1 && strings.HasPrefix(t, "-"+short) && !strings.HasPrefix(t, "--"):
-				e.add("write", withText(args[i], t[2:]), texts[0]+" -"+short)
+			case strings.HasPrefix(t, "--") && len(t) > 2:
+				// An abbreviation getopt_long accepts (`sort --out=F`);
+				// read as the output option even when ambiguous.
+				name, val, eq := strings.Cut(t[2:], "=")
+				if !strings.HasPrefix(long, name) {
+					continue
+				}
+				if eq {
+					e.add("write", withText(args[i], val), texts[0]+" --"+long)
+				} else if i+1 < len(args) {
+					e.addAll("write", args[i+1:i+2], texts[0]+" --"+long)
+					i++
+				}
+			case len(short) == 1 && strings.HasPrefix(t, "-") && len(t) > 2:
+				// A cluster (`sort -uo F`, `sort -uoF`).
+				j := strings.Index(t[1:], short)
+				if j < 0 {
+					continue
+				}
+				if rest := t[j+2:]; rest != "" {
+					e.add("write", withText(args[i], rest), texts[0]+" -"+short)
+				} else if i+1 < len(args) {
+					e.addAll("write", args[i+1:i+2], texts[0]+" -"+short)
+					i++
+				}
 			}
 		}
 	}
@@ -444,8 +475,8 @@ func (e *effects) sed(args []Word, texts []string) {
 				files = append(files, j)
 			}
 			i = len(texts)
-		case strings.HasPrefix(t, "--in-place"):
-			inPlace = true
+		case len(t) >= 3 && strings.HasPrefix("in-place", strings.SplitN(t[2:], "=", 2)[0]) && strings.HasPrefix(t, "--i"):
+			inPlace = true // --in-place, and any abbreviation of it (--in-pl)
 		case t == "--expression" || t == "--file" || t == "-e" || t == "-f" || t == "-l" || t == "--line-length":
 			if t != "-l" && t != "--line-length" {
 				script = true
@@ -724,11 +755,32 @@ func (e *effects) curl(args []Word, texts []string) {
 				}
 				i++
 			}
-		case strings.HasPrefix(t, "-o") && len(t) > 2 && !strings.HasPrefix(t, "--"):
-			e.add("write", withText(args[i], t[2:]), "curl -o")
+		case strings.HasPrefix(t, "-") && len(t) > 2 && !strings.HasPrefix(t, "--"):
+			// A cluster of short options (`-sSLo F`, `-o F`, `-sSLoF`): the
+			// first option that takes an argument ends it.
+			for j := 1; j < len(t); j++ {
+				c := t[j]
+				if strings.IndexByte(curlArgShort, c) < 0 {
+					continue
+				}
+				if strings.IndexByte("ocD", c) >= 0 {
+					if rest := t[j+1:]; rest != "" {
+						e.add("write", withText(args[i], rest), "curl -"+string(c))
+					} else if i+1 < len(args) {
+						e.addAll("write", args[i+1:i+2], "curl -"+string(c))
+						i++
+					}
+				} else if j+1 == len(t) {
+					i++ // its argument is the next word
+				}
+				break
+			}
 		}
 	}
 }
+
+// curlArgShort are curl's short options that take an argument.
+const curlArgShort = "AbcCdDeEFHKmoPQrTuUwxXYyzt"
 
 func (e *effects) wget(args []Word, texts []string) {
 	wrote := false
