@@ -84,9 +84,11 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 		c.Opaque = true
 	}
 	c.Actions = append(c.Actions, act)
-	for _, e := range cl.Effects() {
+	fx := cl.Effects()
+	for _, e := range fx {
 		a.effect(cl, e)
 	}
+	a.binaryCopy(fx)
 	if len(cl.Argv) == 0 {
 		return
 	}
@@ -447,6 +449,35 @@ func (a *analysis) hookManagers(argv []string) {
 					return
 				}
 			}
+		}
+	}
+}
+
+// binaryCopy denies a clause that copies or links the gitwarrant binary to
+// another name: the copy would be checked by content only once it exists,
+// and a later clause of the same call can run it before it is looked at
+// (`cp gitwarrant /tmp/x && /tmp/x uninstall`, over a /tmp/x that
+// exists). See docs/threat-model.md#what-the-gate-protects.
+func (a *analysis) binaryCopy(fx []shell.Effect) {
+	writes := false
+	for _, e := range fx {
+		if e.Kind != "read" {
+			writes = true
+		}
+	}
+	if !writes {
+		return
+	}
+	for _, e := range fx {
+		src := e.Path
+		if e.Kind == "link" && e.LinkTarget != nil {
+			src = *e.LinkTarget
+		} else if e.Kind != "read" {
+			continue
+		}
+		if src.Literal && !src.Glob && src.Text != "" && (protect.BinaryName(src.Text) || a.sameBinary(src.Text)) {
+			a.c.deny("it copies or links the gitwarrant binary (" + src.Text + ") to another name, which could then run commands only people may run")
+			return
 		}
 	}
 }
