@@ -92,6 +92,7 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	if len(cl.Argv) == 0 {
 		return
 	}
+	a.xargsFed(cl)
 	w0 := cl.Argv[0]
 	name := path.Base(strings.ReplaceAll(w0.Text, `\`, "/"))
 	lname := strings.ToLower(name)
@@ -450,6 +451,30 @@ func (a *analysis) hookManagers(argv []string) {
 				}
 			}
 		}
+	}
+}
+
+// xargsReaders only read the paths xargs gives them.
+var xargsReaders = map[string]bool{"echo": true, "printf": true, "cat": true, "head": true, "tail": true, "wc": true,
+	"ls": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "file": true, "stat": true, "du": true,
+	"basename": true, "dirname": true, "realpath": true, "readlink": true, "sha256sum": true, "sha1sum": true,
+	"md5sum": true, "diff": true, "cmp": true, "true": true, "test": true, "[": true}
+
+// xargsFed makes a command that xargs (or find's matches) feeds with paths
+// unreadable unless it only reads them: the paths come from input the gate
+// never sees (`printf '.git/hooks/pre-commit' | xargs rm`), so a person
+// decides even when no loop is pinned (docs/shell.md#wrappers).
+func (a *analysis) xargsFed(cl *shell.Clause) {
+	if len(cl.Via) == 0 || cl.Via[len(cl.Via)-1] != "xargs" {
+		return
+	}
+	name := strings.ToLower(path.Base(cl.Argv[0].Text))
+	if protect.BinaryName(cl.Argv[0].Text) || (cl.Argv[0].Literal && a.sameBinary(cl.Argv[0].Text)) {
+		a.c.deny("xargs runs gitwarrant with arguments from its input, which could name a command only people may run")
+		return
+	}
+	if !xargsReaders[name] {
+		a.c.unreadable("xargs gives " + name + " arguments from its input, which the gate cannot read")
 	}
 }
 
