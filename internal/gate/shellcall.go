@@ -93,6 +93,7 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 		return
 	}
 	a.xargsFed(cl)
+	a.unknownWriter(cl, argv, fx)
 	w0 := cl.Argv[0]
 	name := path.Base(strings.ReplaceAll(w0.Text, `\`, "/"))
 	lname := strings.ToLower(name)
@@ -458,7 +459,8 @@ func (a *analysis) hookManagers(argv []string) {
 var xargsReaders = map[string]bool{"echo": true, "printf": true, "cat": true, "head": true, "tail": true, "wc": true,
 	"ls": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "file": true, "stat": true, "du": true,
 	"basename": true, "dirname": true, "realpath": true, "readlink": true, "sha256sum": true, "sha1sum": true,
-	"md5sum": true, "diff": true, "cmp": true, "true": true, "test": true, "[": true}
+	"md5sum": true, "diff": true, "cmp": true, "true": true, "test": true, "[": true, "less": true, "more": true,
+	"bat": true, "nl": true, "od": true, "xxd": true, "strings": true, "jq": true, "find": true, "tree": true}
 
 // xargsFed makes a command that xargs (or find's matches) feeds with paths
 // unreadable unless it only reads them: the paths come from input the gate
@@ -475,6 +477,33 @@ func (a *analysis) xargsFed(cl *shell.Clause) {
 	}
 	if !xargsReaders[name] {
 		a.c.unreadable("xargs gives " + name + " arguments from its input, which the gate cannot read")
+	}
+}
+
+// unknownWriter: a command for which the gate found no write (no model of
+// it, or one that only saw its reads, as sed's `w FILE` command) that is given a protected place as an argument or an option's
+// value may write there (`gcc -o .git/hooks/pre-commit`, `openssl enc -out
+// .git/config`, `zip .git/hooks/pre-commit …`, `sponge`, `yq -i`), so the
+// call is unreadable: a person decides, pinned or not
+// (docs/threat-model.md#globs-and-words-the-gate-cannot-read).
+func (a *analysis) unknownWriter(cl *shell.Clause, argv []string, fx []shell.Effect) {
+	for _, e := range fx {
+		if e.Kind != "read" {
+			return // a modelled write: screened as a path already
+		}
+	}
+	if len(argv) < 2 {
+		return
+	}
+	name := strings.ToLower(path.Base(argv[0]))
+	if xargsReaders[name] || name == "git" || name == "cd" || name == "pushd" || protect.BinaryName(argv[0]) {
+		return
+	}
+	for _, w := range argv[1:] {
+		if m := mentions(w); m != "" {
+			a.c.unreadable(name + " is given " + w + ", which names " + m + ", and the gate does not know what " + name + " writes")
+			return
+		}
 	}
 }
 
