@@ -311,6 +311,12 @@ func (g *Git) subcommand() {
 	switch g.Sub {
 	case "push":
 		g.Push = g.push()
+	case "send-pack":
+		// The plumbing under push: it updates remote refs with no pre-push
+		// hook and no push.* configuration. Read like a push, and never
+		// allowed.
+		g.Push = g.push()
+		g.opaque("git send-pack updates remote refs without git push")
 	case "fetch", "pull", "clone", "ls-remote", "archive", "remote", "submodule":
 		for _, o := range g.Options {
 			if o.is("upload-pack") || o.is("exec") || o.is("receive-pack") || (g.Sub == "ls-remote" && o.Name == "u") {
