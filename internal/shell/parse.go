@@ -22,9 +22,12 @@ type walker struct {
 	via    []string
 	dir    string // cwd relative to the start, after cd
 	dirBad string // why the cwd is no longer known ("" while it is)
-	funcs  map[string]bool
-	assign []Assign // assignments inherited from a wrapper (env NAME=V …)
-	envClr bool
+	// cdSearch says why a cd to a bare name may not go to ./name: CDPATH
+	// set, or cdable_vars on ("" while neither is).
+	cdSearch string
+	funcs    map[string]bool
+	assign   []Assign // assignments inherited from a wrapper (env NAME=V …)
+	envClr   bool
 }
 
 // Parse reads src as a Bash command line. It never panics: input it cannot
@@ -264,6 +267,9 @@ func (w *walker) cond(f func(*walker)) {
 }
 
 func (w *walker) mergeDir(sub *walker) {
+	if sub.cdSearch != "" && w.cdSearch == "" {
+		w.cdSearch = sub.cdSearch
+	}
 	if sub.dirBad != "" && w.dirBad == "" {
 		w.dirBad = sub.dirBad
 	}
@@ -295,6 +301,9 @@ func (w *walker) newClause(st *syntax.Stmt) Clause {
 	c := Clause{Via: w.via, Dir: w.dir}
 	c.Text = w.text(st)
 	if w.dirBad != "" {
+		// The last directory known is not where the clause runs: its
+		// relative paths stay relative, so they read as unknown.
+		c.Dir = ""
 		c.opaque("working directory unknown: " + w.dirBad)
 	}
 	return c
@@ -413,6 +422,9 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr) {
 	w.redirs(st, &c)
 	w.script.Clauses[idx] = c
 	if len(c.Argv) == 0 {
+		for _, as := range c.Assigns {
+			w.noteCDPATH(as.Name) // a bare CDPATH=… lasts for the clauses after it
+		}
 		return
 	}
 	w.follow(idx)
@@ -460,7 +472,9 @@ func (w *walker) decl(st *syntax.Stmt, x *syntax.DeclClause) {
 			wd := w.word(a.Value, ctxArg)
 			if !wd.Literal {
 				c.opaque(wd.Why)
+				w.noteCDPATH("CDPATH") // `export "$x"` may set it
 			}
+			w.noteCDPATH(strings.SplitN(wd.Text, "=", 2)[0])
 			c.Argv = append(c.Argv, wd)
 			continue
 		}
@@ -473,6 +487,7 @@ func (w *walker) decl(st *syntax.Stmt, x *syntax.DeclClause) {
 			c.opaque("assignment " + as.Name + ": " + as.Value.Why)
 		}
 		c.Assigns = append(c.Assigns, as)
+		w.noteCDPATH(as.Name)
 		c.Argv = append(c.Argv, Word{Text: as.Name + "=" + as.Value.Text, Literal: as.Value.Literal, Parts: append([]string{as.Name + "="}, as.Value.Parts...), Why: as.Value.Why})
 	}
 	w.redirs(st, &c)
@@ -485,6 +500,22 @@ func (w *walker) trackDir(idx int) {
 	if len(c.Via) != len(w.via) {
 		return
 	}
+	search := w.cdSearch
+	for _, as := range c.Assigns {
+		if as.Name == "CDPATH" {
+			if len(c.Argv) == 0 {
+				w.noteCDPATH(as.Name)
+			}
+			search = "CDPATH is set"
+		}
+	}
+	if c.Name() == "shopt" {
+		for _, a := range c.Expanded()[1:] {
+			if a.Text == "cdable_vars" || !a.Literal {
+				w.cdSearch = "cdable_vars may be on"
+			}
+		}
+	}
 	switch c.Name() {
 	case "cd", "pushd", "chdir":
 	case "popd":
@@ -494,6 +525,20 @@ func (w *walker) trackDir(idx int) {
 		return
 	}
 	args := c.Expanded()[1:]
+	if c.Name() == "pushd" {
+		// pushd with no directory swaps the top two of the stack, and
+		// ±N rotates it: where it lands is not in the command.
+		rot := len(args) == 0
+		for _, a := range args {
+			if len(a.Text) > 1 && (a.Text[0] == '+' || a.Text[0] == '-') && strings.Trim(a.Text[1:], "0123456789") == "" {
+				rot = true
+			}
+		}
+		if rot {
+			w.dirBad = "pushd rotates the directory stack"
+			return
+		}
+	}
 	for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") && args[0].Text != "-" {
 		if args[0].Text == "--" {
 			args = args[1:]
@@ -511,9 +556,33 @@ func (w *walker) trackDir(idx int) {
 		w.dirBad = "cd to " + quoteWord(a)
 	case a.Text == "-" || strings.HasPrefix(a.Text, "+") && c.Name() == "pushd":
 		w.dirBad = "cd " + a.Text
+	case dirStackTilde(a.Text):
+		w.dirBad = "cd " + a.Text + " (the directory stack)"
+	case search != "" && !strings.HasPrefix(a.Text, "/") && !strings.HasPrefix(a.Text, "~") && !strings.HasPrefix(a.Text, "./") &&
+		!strings.HasPrefix(a.Text, "../") && a.Text != "." && a.Text != "..":
+		w.dirBad = "cd " + a.Text + " while " + search
 	default:
 		w.dir = joinDir(w.dir, a.Text)
 	}
+}
+
+// noteCDPATH records an assignment or export of CDPATH: from then on a cd
+// to a bare name may go anywhere CDPATH lists.
+func (w *walker) noteCDPATH(name string) {
+	if name == "CDPATH" {
+		w.cdSearch = "CDPATH is set"
+	}
+}
+
+// dirStackTilde reports ~+, ~-, ~N, ~+N, ~-N: bash expands them from the
+// directory stack, not from a home directory.
+func dirStackTilde(t string) bool {
+	if !strings.HasPrefix(t, "~") {
+		return false
+	}
+	rest, _, _ := strings.Cut(t[1:], "/")
+	rest = strings.TrimLeft(rest, "+-")
+	return len(t) > 1 && (t[1] == '+' || t[1] == '-' || t[1] >= '0' && t[1] <= '9') && strings.Trim(rest, "0123456789") == ""
 }
 
 // joinDir joins a cd target to the current relative directory.
