@@ -12,6 +12,7 @@ import (
 )
 
 type checkOptions struct {
+	examples bool
 	noRecord bool
 	json     bool
 	quiet    bool
@@ -34,7 +35,7 @@ type checkJSON struct {
 func newCheckCmd(app *App) *cobra.Command {
 	var o checkOptions
 	cmd := &cobra.Command{
-		Use:   "check <loop> <read|draft|change|send> <target…>",
+		Use:   "check <loop> <read|draft|change|send> <target…> | check --examples [loop…]",
 		Short: "ask the warrant: allow, ask or deny?",
 		Long: `Ask a loop's warrant whether an action on a target may go ahead.
 
@@ -46,6 +47,7 @@ appended to the record unless --no-record is given.` + "\n" + ExitCodesHelp,
 			return runCheckCmd(app, o, args)
 		},
 	}
+	cmd.Flags().BoolVar(&o.examples, "examples", false, "verify every loop's `examples:` (or the named loops') through the hook's gate; exit 1 if one fails")
 	cmd.Flags().BoolVar(&o.noRecord, "no-record", false, "do not append the check to the record")
 	jsonFlag(cmd, &o.json)
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict")
@@ -53,6 +55,9 @@ appended to the record unless --no-record is given.` + "\n" + ExitCodesHelp,
 }
 
 func runCheckCmd(app *App, o checkOptions, args []string) error {
+	if o.examples {
+		return runCheckExamples(app, o, args)
+	}
 	if len(args) < 3 {
 		return Usagef("example: gitwarrant check appeal draft \"appeal letter\"",
 			"check needs <loop> <read|draft|change|send> <target…> (got %d argument(s))", len(args))

@@ -29,19 +29,27 @@ func newHookClaudeCmd(app *App) *cobra.Command {
 		Use:   "claude [--loop L] [--strict] [--post] [--no-record]",
 		Short: "Claude Code hook: answer a tool call with allow, ask or deny",
 		Long: `Read Claude Code's PreToolUse payload on stdin and answer with its decision
-JSON. Read-shaped tools check as read, file-writing tools as change, and
-everything else (Bash, MCP tools, unknown tools) as send; the target is the
-human part of the call. Without --loop the call is routed like ` + "`gitwarrant match`" + `;
-when no loop covers it the hook prints nothing and Claude Code's own
-permissions decide. --strict turns "no loop covers this" into ask. Once
-pinned (--loop or --strict), every failure — a bad loop name, unreadable
-input, a missing project, a loop that does not parse, an unrecorded check —
-answers ask, never allow.
+JSON. The call is read as what it does (docs/threat-model.md): a Bash
+command is parsed as shell — every clause, wrapper, sh -c string and
+substitution — with git understood and every path it writes resolved
+through symlinks. Loops' ask and never entries, in words, are screened
+against the call's canonical form; only a typed entry (Bash(…), Edit(…), …)
+allows a tool call, so anything a loop does not stop and no typed entry
+allows asks. Without --loop, every loop's never entries and every abstract
+loop's ask and never entries screen the call first; then it is routed like
+` + "`gitwarrant match`" + `, and a call no loop claims stays silent (Claude Code's own
+permissions decide) only when nothing matched and nothing in it was
+unreadable. --strict turns "no loop covers this" into ask. Once pinned
+(--loop or --strict), every failure — a bad loop name, unreadable input, a
+missing project, a loop that does not parse, an unrecorded check — answers
+ask, never allow.
 
-Built in, whatever the loops say: writes to the project directory, Git's
-directory and hooks, .claude/settings*.json and .mcp.json, and shell commands
-that run gitwarrant's human-only commands or touch refs/gitwarrant, are
-denied: a human must do them.
+Built in, whatever the loops say: a write by any route into the project
+directory, Git's directory and hooks (wherever core.hooksPath points), the
+Claude Code settings, .mcp.json, a git config or a hook manager's config;
+git config of hook or code-executing keys; environment that switches hooks
+off; rewriting refs/gitwarrant; uninstalling a hook manager; and
+gitwarrant's human-only commands — all denied: a human must do them.
 
 With --post, read a PostToolUse payload and note on the record that a checked
 call ran, so an ask can be told apart as approved (it ran) or refused.

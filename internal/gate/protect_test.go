@@ -328,3 +328,31 @@ func TestUnreadableCallsAsk(t *testing.T) {
 		}
 	}
 }
+
+// TestGitwarrantUnderAnotherName: an executable that is the running
+// gitwarrant binary — the same file through a link, or a copy with the same
+// bytes — is gitwarrant, whatever it is called.
+func TestGitwarrantUnderAnotherName(t *testing.T) {
+	e := newProtectEnv(t)
+	self := filepath.Join(e.root, "bin-gw")
+	body := []byte("#!/bin/sh\necho pretend gitwarrant\n")
+	for name, data := range map[string][]byte{"bin-gw": body, "tool": body, "other": []byte("#!/bin/sh\necho other\n")} {
+		if err := os.WriteFile(filepath.Join(e.root, name), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Link(self, filepath.Join(e.root, "hard")); err != nil {
+		t.Skip("hard links unavailable:", err)
+	}
+	env := Env{Getenv: e.getenv, Cwd: e.root, Self: self}
+	place := FindPlace(e.getenv, "", e.root)
+	for cmd, want := range map[string]bool{
+		"./tool amend fix send x": true, "./hard review --yes": true, "./bin-gw install": true,
+		"./other amend fix": false, "./tool check fix send x": false,
+	} {
+		c := Analyse(e.call("Bash", map[string]any{"command": cmd}), place, env)
+		if got := c.Denied != ""; got != want {
+			t.Errorf("%q: denied=%v (%s), want %v", cmd, got, c.Denied, want)
+		}
+	}
+}

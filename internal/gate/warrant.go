@@ -93,7 +93,10 @@ func decideWarrant(env Env, o Options, place Place, c *Call) Answer {
 // screen the call's canonical forms; an unreadable call asks; only a typed
 // entry allows; anything else asks (unlisted means ask).
 func decideLoop(env Env, o Options, place Place, c *Call, l *loops.Loop) Answer {
-	if r, hit := loops.Screen(&l.Warrant, c.Texts); hit {
+	if r, hit := loops.Screen(l.Warrant.Natural(), c.Texts); hit {
+		return decided(o, place, c, l, r)
+	}
+	if r, hit := typedScreen(l, c, typedEnv(c, place, env)); hit { // typed.go
 		return decided(o, place, c, l, r)
 	}
 	if c.Opaque {
@@ -103,6 +106,10 @@ func decideLoop(env Env, o Options, place Place, c *Call, l *loops.Loop) Answer 
 		}
 		return decided(o, place, c, l, loops.Result{Verdict: loops.Ask, List: "default", Rule: "opaque: never allowed",
 			Reason: why + "; a call the gate cannot read is never allowed, so a person decides."})
+	}
+	if c.Secret != "" {
+		return decided(o, place, c, l, loops.Result{Verdict: loops.Ask, List: "default", Rule: "secrets: never allowed",
+			Reason: "the call touches " + c.Secret + ", a secret or key file; no entry allows that on its own, a person decides."})
 	}
 	if TypedAllow != nil {
 		if rule, ok := TypedAllow(l, c); ok {

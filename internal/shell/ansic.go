@@ -54,7 +54,12 @@ func ansiC(s string) string {
 			}
 			b.WriteByte(byte(v))
 		case 'x', 'u', 'U':
-			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
+			max := 2
+			if c == 'u' {
+				max = 4
+			} else if c == 'U' {
+				max = 8
+			}
 			v, n := 0, 0
 			for n < max && i+1 < len(s) && isHex(s[i+1]) {
 				i++

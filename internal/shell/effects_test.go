@@ -85,7 +85,35 @@ func TestEffects(t *testing.T) {
 		{`find . -exec rm {} \;`, []string{"write ."}},
 		{`xargs rm < list`, []string{"read list"}},
 		{`echo x > ~/.bashrc`, []string{"write ~/.bashrc"}},
+		{`git log -p --output=.git/hooks/pre-commit`, []string{"write .git/hooks/pre-commit"}},
+		{`git diff --output .gitwarrant/loops/x.md`, []string{"write .gitwarrant/loops/x.md"}},
+		{`git format-patch -o .git/hooks HEAD~1`, []string{"write .git/hooks"}},
+		{`npx prettier --write .gitwarrant/loops/x.md`, []string{"write .gitwarrant/loops/x.md"}},
+		{`gofmt -w .gitwarrant/x.go`, []string{"write .gitwarrant/x.go"}},
+		{`uniq a .git/config`, []string{"write .git/config"}},
+		{`yq -i '.a=1' .gitwarrant/x.yml`, []string{"write .gitwarrant/x.yml"}},
+		{`gawk -i inplace '{print}' .gitwarrant/loops/x.md`, []string{"write .gitwarrant/loops/x.md"}},
+		{`mkfifo .git/hooks/pre-commit`, []string{"write .git/hooks/pre-commit"}},
+		{`ex -sc 'wq' .gitwarrant/loops/x.md`, []string{"write .gitwarrant/loops/x.md"}},
 	} {
 		checkWant(t, c.src, want{effects: c.effects})
+	}
+}
+
+// An option whose argument the tables might misread never makes a path
+// disappear.
+func TestEffectsOptionsKeepPaths(t *testing.T) {
+	for _, c := range []struct{ src, effect string }{
+		{`mkdir -Z .git/hooks`, "write .git/hooks"},
+		{`install -T src .git/hooks/pre-commit`, "write .git/hooks/pre-commit"},
+		{`cp --backup x .git/config`, "write .git/config"},
+		{`cp --preserve x .git/config`, "write .git/config"},
+		{`mv --update x .git/config`, "write .git/config"},
+		{`rm --unknown-flag .git/config`, "delete .git/config"},
+		{`tee --unknown .git/config`, "write .git/config"},
+		{`touch -x .git/config`, "write .git/config"},
+		{`chmod --weird 755 .git/hooks/x`, "chmod .git/hooks/x"},
+	} {
+		checkWant(t, c.src, want{effects: []string{c.effect}})
 	}
 }

@@ -12,6 +12,11 @@ func (w *walker) follow(idx int) {
 		return
 	}
 	if !args[0].Literal {
+		// $SHELL -c 'cmd', "$(which bash)" -c 'cmd': read the string too
+		if len(args) > 2 && strings.HasPrefix(args[1].Text, "-") && !strings.HasPrefix(args[1].Text, "--") &&
+			strings.Contains(args[1].Text, "c") {
+			w.runString(idx, args[2], "-c")
+		}
 		return
 	}
 	if args[0].Glob {
@@ -23,7 +28,8 @@ func (w *walker) follow(idx int) {
 		texts[i] = a.Text
 	}
 	name := baseName(texts[0])
-	for _, a := range c.Assigns {
+	w.runsWritten(idx, name, texts)
+	for _, a := range append(append([]Assign(nil), c.Env...), c.Assigns...) {
 		if why := codeVar(a.Name); why != "" && !a.Unset {
 			w.script.Clauses[idx].opaque(why)
 			if strings.HasPrefix(a.Name, "BASH_FUNC_") {
@@ -41,7 +47,7 @@ func (w *walker) follow(idx int) {
 		w.gitRuns(idx)
 		return
 	}
-	if name == "trap" || name == "alias" {
+	if name == "trap" || name == "alias" || name == "mapfile" || name == "readarray" {
 		w.trapAlias(idx, args, texts)
 		return
 	}
@@ -50,7 +56,17 @@ func (w *walker) follow(idx int) {
 		return
 	}
 	if isShell(name) {
+		if foreignShells[name] {
+			w.script.Clauses[idx].opaque(name + " is not Bash: its strings are read as Bash")
+		}
 		w.shell(idx, args, texts, name)
+		return
+	}
+	if (name == "source" || name == ".") && len(texts) > 1 {
+		if stdinPath(texts[1]) || strings.HasPrefix(texts[1], "/dev/fd/") || strings.HasPrefix(texts[1], "/proc/") {
+			w.script.Clauses[idx].opaque(name + " reads commands from standard input")
+			w.stdinCode(idx, name)
+		}
 		return
 	}
 	if why := interpreterCode(name, texts); why != "" {
@@ -84,6 +100,9 @@ func (w *walker) inner(idx int, args []Word, via string, extra []Assign, dir str
 		Text:       p.Text,
 		Dir:        p.Dir,
 		EnvCleared: p.EnvCleared,
+		gitAliases: p.gitAliases,
+		Lookup:     p.Lookup,
+		Env:        p.Env,
 	}
 	if dir != "" {
 		c.Dir = joinDir(c.Dir, dir)
@@ -157,6 +176,10 @@ var shellNames = map[string]bool{
 
 func isShell(name string) bool { return shellNames[name] }
 
+// foreignShells have a syntax other than Bash's: their strings are read as
+// Bash for deny, and the clause is opaque.
+var foreignShells = map[string]bool{"fish": true, "tcsh": true, "csh": true, "elvish": true, "nu": true, "xonsh": true}
+
 var shellSpec = optSpec{
 	flags:    "abcefhiklmnprstuvxBCEHPT",
 	argShort: "oO",
@@ -175,9 +198,27 @@ func (w *walker) shell(idx int, args []Word, texts []string, name string) {
 		w.runString(idx, args[s.rest], name+" -c")
 		return
 	}
-	if s.rest < len(args) && texts[s.rest] != "-" && !s.has("-s") {
+	if s.rest < len(args) && !stdinPath(texts[s.rest]) && !s.has("-s") {
+		if strings.HasPrefix(texts[s.rest], "/dev/fd/") || strings.HasPrefix(texts[s.rest], "/proc/") {
+			w.script.Clauses[idx].opaque(name + " reads commands from a file descriptor")
+		}
 		return // runs a script file
 	}
+	w.stdinCode(idx, name)
+}
+
+// stdinPath: a script operand that is standard input.
+func stdinPath(p string) bool {
+	switch p {
+	case "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
+		return true
+	}
+	return false
+}
+
+// stdinCode re-parses the here-documents and here-strings a shell (or
+// source /dev/stdin) reads its commands from.
+func (w *walker) stdinCode(idx int, name string) {
 	c := w.script.Clauses[idx]
 	for _, r := range c.Redirs {
 		switch r.Op {
@@ -219,7 +260,7 @@ func (w *walker) markPipeShell(xStart, yStart, end int) {
 		name := baseName(texts[0])
 		if isShell(name) {
 			s := scanOpts(texts, 1, shellSpec)
-			if s.has("-c", "--command") || (s.rest < len(texts) && texts[s.rest] != "-" && !s.has("-s")) {
+			if s.has("-c", "--command") || (s.rest < len(texts) && !stdinPath(texts[s.rest]) && !s.has("-s")) {
 				continue
 			}
 			w.script.Clauses[i].opaque(name + " reads commands from a pipe")

@@ -37,6 +37,8 @@ type Git struct {
 	// Builtin is false for a subcommand git does not ship (an alias or a
 	// git-<name> program on PATH).
 	Builtin bool
+	// Alias is the alias the subcommand was expanded from ("" if none).
+	Alias string
 }
 
 // ConfigEdit is one change git config makes.
@@ -61,12 +63,51 @@ func (c Clause) Git() (*Git, bool) {
 	if len(args) == 0 || !isGitName(baseName(args[0].Text)) {
 		return nil, false
 	}
-	g := &Git{Config: map[string][]string{}}
+	if sub, ok := strings.CutPrefix(baseName(args[0].Text), "git-"); ok {
+		// the dashed form (git-push, /usr/lib/git-core/git-push) runs
+		// the subcommand directly
+		w := args[0]
+		w.Text = "git"
+		sw := Word{Text: sub, Literal: args[0].Literal, Parts: []string{sub}}
+		args = append([]Word{w, sw}, args[1:]...)
+	}
+	return c.gitArgs(args, 0, "")
+}
+
+// alias expands a subcommand that is an alias given on the command line
+// (-c alias.x=…, GIT_CONFIG_*) or written earlier in the same command (git
+// config alias.x …), as git does: the alias's words replace the
+// subcommand. A "!" alias runs a shell command instead (see gitRuns).
+func (g *Git) alias(c Clause, args []Word, i int) ([]Word, bool) {
+	key := "alias." + strings.ToLower(g.Sub)
+	v, ok := "", false
+	if vs := g.Config[key]; len(vs) > 0 {
+		v, ok = vs[len(vs)-1], true
+	} else if a, found := c.gitAliases[strings.ToLower(g.Sub)]; found {
+		v, ok = a, true
+	}
+	if !ok || strings.HasPrefix(v, "!") {
+		return nil, false
+	}
+	words := splitString(v)
+	if len(words) == 0 {
+		return nil, false
+	}
+	out := append(append(append([]Word{}, args[:i]...), words...), args[i+1:]...)
+	return out, true
+}
+
+func (c Clause) gitArgs(args []Word, depth int, alias string) (*Git, bool) {
+	g := &Git{Config: map[string][]string{}, Alias: alias}
 	if !args[0].Literal {
 		g.opaque("command name is not literal")
 	}
-	g.env(c.Assigns)
-	i := g.globals(args, c.Assigns)
+	env := c.Assigns
+	if len(c.Env) > 0 {
+		env = append(append([]Assign(nil), c.Env...), c.Assigns...)
+	}
+	g.env(env)
+	i := g.globals(args, env)
 	for k, vs := range g.Config {
 		if why := codeKey(k, vs); why != "" {
 			g.opaque(why)
@@ -80,10 +121,13 @@ func (c Clause) Git() (*Git, bool) {
 	}
 	g.Sub = args[i].Text
 	g.Builtin = gitBuiltins[g.Sub]
+	rest := args[i+1:]
 	if !g.Builtin {
+		if expanded, ok := g.alias(c, args, i); ok && depth < 8 {
+			return c.gitArgs(expanded, depth+1, g.Sub)
+		}
 		g.opaque("git " + g.Sub + " is not a git command (an alias or an external program)")
 	}
-	rest := args[i+1:]
 	if sub2, ok := gitSubSub[g.Sub]; ok && len(rest) > 0 && sub2[rest[0].Text] {
 		g.Sub += " " + rest[0].Text
 		g.Args = append(g.Args, rest[0])
@@ -99,7 +143,15 @@ func (c Clause) Git() (*Git, bool) {
 	return g, true
 }
 
-func isGitName(n string) bool { return n == "git" || n == "git.exe" }
+// isGitName: git, git.exe, or the dashed form of a command git ships
+// (git-push, found in git's exec path).
+func isGitName(n string) bool {
+	if n == "git" || n == "git.exe" {
+		return true
+	}
+	sub, ok := strings.CutPrefix(n, "git-")
+	return ok && gitBuiltins[strings.TrimSuffix(sub, ".exe")]
+}
 
 // globals reads git's own options (before the subcommand) and returns the
 // index of the subcommand.
@@ -157,6 +209,9 @@ func (g *Git) globals(args []Word, assigns []Assign) int {
 			if !ok {
 				return len(args)
 			}
+			if !w.Literal || w.Glob {
+				g.opaque("-C to a place known only at run time")
+			}
 			if w.Text != "" {
 				g.Chdir = joinDir(g.Chdir, w.Text)
 			}
@@ -167,6 +222,9 @@ func (g *Git) globals(args []Word, assigns []Assign) int {
 					return len(args)
 				}
 				val = w.Text
+				if !w.Literal || w.Glob {
+					g.opaque(name + " known only at run time")
+				}
 			}
 			switch name {
 			case "--git-dir":
@@ -311,12 +369,6 @@ func (g *Git) subcommand() {
 	switch g.Sub {
 	case "push":
 		g.Push = g.push()
-	case "send-pack":
-		// The plumbing under push: it updates remote refs with no pre-push
-		// hook and no push.* configuration. Read like a push, and never
-		// allowed.
-		g.Push = g.push()
-		g.opaque("git send-pack updates remote refs without git push")
 	case "fetch", "pull", "clone", "ls-remote", "archive", "remote", "submodule":
 		for _, o := range g.Options {
 			if o.is("upload-pack") || o.is("exec") || o.is("receive-pack") || (g.Sub == "ls-remote" && o.Name == "u") {
@@ -357,6 +409,9 @@ func (g *Git) subcommand() {
 				g.opaque("update-ref --stdin reads its updates from input")
 			}
 		}
+	case "send-pack", "http-push":
+		g.opaque("git " + g.Sub + " pushes refs without git push's checks")
+		g.Push = g.push()
 	case "fast-import", "hook":
 		g.opaque("git " + g.Sub + " runs hooks or writes refs from input")
 	}

@@ -91,6 +91,8 @@ func TestGitGlobals(t *testing.T) {
 		`git push $REMOTE main`,
 		`git commit --no-v`,
 		`git push --f origin main`,
+		`git -C "$D" commit`,
+		`git --git-dir "$G" commit`,
 	} {
 		if g := gitOf(t, src); !g.Opaque {
 			t.Errorf("%s: not opaque", src)
@@ -112,6 +114,7 @@ func TestGitPrefixes(t *testing.T) {
 		{`git commit -n`, []string{"no-verify"}},
 		{`git commit -anm x`, []string{"all", "no-verify", "message"}},
 		{`git commit --verify`, []string{"verify"}},
+		{`git -c alias.c='commit --no-verify' c -m x`, []string{"no-verify", "message"}},
 		{`git push --mirr origin`, []string{"mirror"}},
 		{`git push --force-w origin main`, []string{"force-with-lease"}},
 		{`git push --force-with-lease=main:abc origin main`, []string{"force-with-lease"}},
@@ -183,13 +186,31 @@ func TestPushDescribe(t *testing.T) {
 		{`git push origin ma{in,ster}`, []string{"push to main", "push to master"}, nil},
 		{`sh -c 'git push origin main'`, []string{"push to main"}, nil},
 		{`git push origin "$BRANCH":main`, []string{"push to main"}, nil},
+		{`git push origin @:main`, []string{"push to main"}, nil},
+		{`git push origin @`, []string{"push to the current branch"}, nil},
+		{`git push origin '+refs/heads/ma*:refs/heads/ma*'`, []string{"force push to branches matching ma*"}, nil},
+		{`git -c alias.p='push --force' p origin main`, []string{"force push to main"}, nil},
+		{`git -c alias.p='push --force' -c alias.q=p q origin main`, []string{"force push to main"}, nil},
+		{`git config alias.p 'push --force'; git p origin main`, []string{"force push to main"}, nil},
+		{`git config alias.p 'push --force' && sudo git p origin main`, []string{"force push to main"}, nil},
+		{`git send-pack --force origin main`, []string{"force push to main"}, nil},
+		{`/usr/lib/git-core/git-push --force origin main`, []string{"force push to main"}, nil},
+		{`git-push origin HEAD:main`, []string{"push to main"}, nil},
+		{`git push --prune origin 'refs/gitwarrant/*:refs/gitwarrant/*'`, []string{"delete remote branches", "push to refs matching refs/gitwarrant/*"}, nil},
+		{`git push origin --delete refs/gitwarrant/x`, []string{"delete ref refs/gitwarrant/x"}, nil},
 	} {
-		g := gitOf(t, c.src)
-		if g.Push == nil {
+		var d []string
+		found := false
+		for _, cl := range Parse(c.src).Clauses {
+			if g, ok := cl.Git(); ok && g.Push != nil {
+				d = append(d, g.Push.Describe()...)
+				found = true
+			}
+		}
+		if !found {
 			t.Errorf("%s: no push", c.src)
 			continue
 		}
-		d := g.Push.Describe()
 		for _, w := range c.want {
 			if !slices.Contains(d, w) {
 				t.Errorf("%s: %q lacks %q", c.src, d, w)

@@ -21,8 +21,16 @@ func codeKey(key string, values []string) string {
 		"sendemail.tocmd", "sendemail.cccmd", "sendemail.headercmd":
 		return "code-executing key " + key
 	}
+	if section == "alias" {
+		for _, v := range values {
+			if strings.HasPrefix(strings.TrimSpace(v), "!") {
+				return "code-executing key " + key
+			}
+		}
+		return ""
+	}
 	switch section {
-	case "alias", "pager", "filter", "hook", "includeif", "browser", "difftool", "mergetool", "man", "url", "protocol":
+	case "pager", "filter", "hook", "includeif", "browser", "difftool", "mergetool", "man", "url", "protocol":
 		return "code-executing key " + key
 	case "remote":
 		switch name {
@@ -59,6 +67,5 @@ func codeKey(key string, values []string) string {
 			return "code-executing key " + key
 		}
 	}
-	_ = values
 	return ""
 }

@@ -1,8 +1,8 @@
 package shell
 
 import (
-	"path"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -28,6 +28,19 @@ type walker struct {
 	funcs    map[string]bool
 	assign   []Assign // assignments inherited from a wrapper (env NAME=V …)
 	envClr   bool
+	// aliases are git aliases written so far (git config alias.x …);
+	// the map is replaced, never changed, so clauses keep their view.
+	aliases *map[string]string
+	// written holds the files written so far (see recordWrites).
+	written *map[string]*writtenFile
+	// vars are shell variables with a known literal value (see vars.go).
+	vars map[string]string
+	// lookup says how command lookup was changed (PATH, hash -p …).
+	lookup string
+	// exported holds exported assignments (replaced, never changed); allExport
+	// is set -a.
+	exported  []Assign
+	allExport bool
 }
 
 // Parse reads src as a Bash command line. It never panics: input it cannot
@@ -45,7 +58,7 @@ func Parse(src string) (s *Script) {
 		s.Literals = []string{src}
 		return s
 	}
-	w := &walker{script: s, funcs: map[string]bool{}}
+	w := &walker{script: s, funcs: map[string]bool{}, aliases: new(map[string]string), written: &map[string]*writtenFile{}}
 	if err := w.parse(src); err != nil {
 		s.Opaque, s.Why = true, "not readable as shell: "+err.Error()
 		s.Literals = append(s.Literals, src)
@@ -55,14 +68,24 @@ func Parse(src string) (s *Script) {
 	return s
 }
 
-func newParser() *syntax.Parser {
+// parsers reuses parsers: a parser is large and Parse resets it.
+var parsers = sync.Pool{New: func() any {
 	return syntax.NewParser(syntax.KeepComments(false), syntax.Variant(syntax.LangBash))
+}}
+
+// parseFile reads src as Bash.
+func parseFile(src string) (*syntax.File, error) {
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	return p.Parse(strings.NewReader(src), "")
 }
 
 func (w *walker) parse(src string) error {
-	f, err := newParser().Parse(strings.NewReader(src), "")
+	f, err := parseFile(src)
 	if err != nil {
-		w.salvage(src)
+		if !w.salvage(src) {
+			w.salvageLines(src, err)
+		}
 		return err
 	}
 	old := w.src
@@ -76,25 +99,55 @@ func (w *walker) parse(src string) error {
 // it, so deny and self-protection see its clauses: Bash reads a "((" (or
 // "$((") that is not arithmetic as "( (". The clauses found are opaque;
 // the caller reports the input as unreadable.
-func (w *walker) salvage(src string) {
+func (w *walker) salvage(src string) bool {
 	if !strings.Contains(src, "((") {
-		return
+		return false
 	}
 	alt := src
 	for strings.Contains(alt, "((") {
 		alt = strings.ReplaceAll(alt, "((", "( (")
 	}
-	f, err := newParser().Parse(strings.NewReader(alt), "")
+	f, err := parseFile(alt)
 	if err != nil {
+		return false
+	}
+	w.walkSalvaged(f, alt, "read with (( as ( (")
+	return true
+}
+
+// salvageLines: Bash runs the complete lines before a syntax error (bash
+// -c 'rm x\nfi' removes x, then fails), so the lines before the error are
+// read as clauses (opaque) when they parse on their own.
+func (w *walker) salvageLines(src string, err error) {
+	pe, ok := err.(syntax.ParseError)
+	if !ok {
+		if p, isPtr := err.(*syntax.ParseError); isPtr {
+			pe, ok = *p, true
+		}
+	}
+	if !ok {
 		return
 	}
+	lines := strings.SplitAfter(src, "\n")
+	n := int(pe.Pos.Line()) - 1
+	for tries := 0; n > 0 && tries < 8; tries++ {
+		prefix := strings.Join(lines[:min(n, len(lines))], "")
+		if f, err := parseFile(prefix); err == nil {
+			w.walkSalvaged(f, prefix, "runs before a syntax error")
+			return
+		}
+		n--
+	}
+}
+
+func (w *walker) walkSalvaged(f *syntax.File, src, why string) {
 	start := len(w.script.Clauses)
 	old := w.src
-	w.src = alt
+	w.src = src
 	w.list(f.Stmts)
 	w.src = old
 	for i := start; i < len(w.script.Clauses); i++ {
-		w.script.Clauses[i].opaque("read with (( as ( (")
+		w.script.Clauses[i].opaque(why)
 	}
 }
 
@@ -112,6 +165,7 @@ func (w *walker) reparse(src string, via string, parent *Clause) {
 	sub.via = appendVia(w.via, via)
 	sub.assign = nil
 	sub.envClr = false
+	sub.vars = nil // a new shell: the variables it sees are not known here
 	if err := sub.parse(src); err != nil {
 		parent.opaque("string run as shell is not readable as shell")
 		w.script.Literals = append(w.script.Literals, src)
@@ -193,8 +247,13 @@ func (w *walker) stmt(st *syntax.Stmt) {
 				for _, it := range l.Items {
 					c.word(it, ctxArg)
 				}
+				if l.Name != nil {
+					c.setVar(l.Name.Value, "", false)
+					w.setVar(l.Name.Value, "", false)
+				}
 			case *syntax.CStyleLoop:
 				c.nested(l, nil)
+				c.arith(st, l, "for ((")
 			}
 			c.list(x.Do)
 		})
@@ -223,11 +282,15 @@ func (w *walker) stmt(st *syntax.Stmt) {
 		sub.stmt(x.Body)
 	case *syntax.ArithmCmd:
 		w.nested(x, nil)
+		w.arith(st, x, "((")
+		w.forgetVars()
 	case *syntax.TestClause:
 		w.nested(x, nil)
 		w.testWords(x.X)
 	case *syntax.LetClause:
 		w.nested(x, nil)
+		w.arith(st, x, "let")
+		w.forgetVars()
 	case *syntax.DeclClause:
 		w.decl(st, x)
 	case *syntax.TimeClause:
@@ -247,6 +310,35 @@ func (w *walker) stmt(st *syntax.Stmt) {
 	}
 }
 
+// arith: Bash evaluates a variable's value as arithmetic, and an array
+// subscript in it (a[$(cmd)]) runs commands: arithmetic that reads a
+// variable is an opaque clause.
+func (w *walker) arith(st *syntax.Stmt, node syntax.Node, kw string) {
+	vars := false
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.ParamExp:
+			vars = true
+		case *syntax.Lit:
+			if syntax.ValidName(x.Value) {
+				vars = true
+			}
+		}
+		return !vars
+	})
+	if !vars {
+		return
+	}
+	idx := w.reserve()
+	if idx < 0 {
+		return
+	}
+	c := w.newClause(st)
+	c.Argv = []Word{{Text: kw, Literal: true, Parts: []string{kw}}}
+	c.opaque("arithmetic on variables may run commands")
+	w.script.Clauses[idx] = c
+}
+
 // testWords records the literal words of a [[ … ]] test for screening.
 func (w *walker) testWords(x syntax.TestExpr) {
 	syntax.Walk(x, func(n syntax.Node) bool {
@@ -258,47 +350,11 @@ func (w *walker) testWords(x syntax.TestExpr) {
 	})
 }
 
-// cond walks statements that may or may not run: a cd inside leaves the
-// directory unknown afterwards.
-func (w *walker) cond(f func(*walker)) {
-	sub := *w
-	f(&sub)
-	w.mergeDir(&sub)
-}
-
-func (w *walker) mergeDir(sub *walker) {
-	if sub.cdSearch != "" && w.cdSearch == "" {
-		w.cdSearch = sub.cdSearch
-	}
-	if sub.dirBad != "" && w.dirBad == "" {
-		w.dirBad = sub.dirBad
-	}
-	if sub.dir != w.dir && w.dirBad == "" {
-		w.dirBad = "cd that may or may not run"
-	}
-}
-
-func (w *walker) binary(x *syntax.BinaryCmd) {
-	switch x.Op {
-	case syntax.Pipe, syntax.PipeAll:
-		// each side of a pipe runs in its own subshell
-		l, r := *w, *w
-		xStart := len(w.script.Clauses)
-		l.stmt(x.X)
-		yStart := len(w.script.Clauses)
-		r.stmt(x.Y)
-		w.markPipeShell(xStart, yStart, len(w.script.Clauses))
-	case syntax.AndStmt:
-		w.stmt(x.X)
-		w.cond(func(c *walker) { c.stmt(x.Y) })
-	default: // ||
-		w.stmt(x.X)
-		w.cond(func(c *walker) { c.stmt(x.Y) })
-	}
-}
-
 func (w *walker) newClause(st *syntax.Stmt) Clause {
-	c := Clause{Via: w.via, Dir: w.dir}
+	c := Clause{Via: w.via, Dir: w.dir, Lookup: w.lookup, Env: w.exported}
+	if w.aliases != nil {
+		c.gitAliases = *w.aliases
+	}
 	c.Text = w.text(st)
 	if w.dirBad != "" {
 		// The last directory known is not where the clause runs: its
@@ -425,10 +481,26 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr) {
 		for _, as := range c.Assigns {
 			w.noteCDPATH(as.Name) // a bare CDPATH=… lasts for the clauses after it
 		}
+		base := len(c.Assigns) - len(x.Assigns)
+		for i, a := range x.Assigns {
+			as := c.Assigns[base+i]
+			if as.Name == "PATH" {
+				w.lookup = "PATH assigned"
+			}
+			if w.allExport {
+				w.export(as)
+			}
+			known := as.Value.Literal && !as.Value.Glob && a.Index == nil && !a.Append && a.Array == nil
+			w.setVar(as.Name, as.Value.Text, known && !as.Value.Tilde)
+		}
+		w.recordWrites(idx)
 		return
 	}
 	w.follow(idx)
+	w.recordWrites(idx)
 	w.trackDir(idx)
+	w.varEffects(w.script.Clauses[idx])
+	w.lookupEffects(w.script.Clauses[idx])
 }
 
 func (w *walker) assignment(a *syntax.Assign) Assign {
@@ -488,116 +560,17 @@ func (w *walker) decl(st *syntax.Stmt, x *syntax.DeclClause) {
 		}
 		c.Assigns = append(c.Assigns, as)
 		w.noteCDPATH(as.Name)
+		if as.Name == "PATH" {
+			w.lookup = "PATH assigned"
+		}
+		if exportDecl(x) || w.allExport {
+			w.export(as)
+		}
+		w.setVar(as.Name, as.Value.Text, as.Value.Literal && !as.Value.Glob && !as.Value.Tilde && a.Index == nil && !a.Append && a.Array == nil)
 		c.Argv = append(c.Argv, Word{Text: as.Name + "=" + as.Value.Text, Literal: as.Value.Literal, Parts: append([]string{as.Name + "="}, as.Value.Parts...), Why: as.Value.Why})
 	}
 	w.redirs(st, &c)
 	w.script.Clauses[idx] = c
-}
-
-// trackDir follows cd and pushd/popd for the clauses after them.
-func (w *walker) trackDir(idx int) {
-	c := &w.script.Clauses[idx]
-	if len(c.Via) != len(w.via) {
-		return
-	}
-	search := w.cdSearch
-	for _, as := range c.Assigns {
-		if as.Name == "CDPATH" {
-			if len(c.Argv) == 0 {
-				w.noteCDPATH(as.Name)
-			}
-			search = "CDPATH is set"
-		}
-	}
-	if c.Name() == "shopt" {
-		for _, a := range c.Expanded()[1:] {
-			if a.Text == "cdable_vars" || !a.Literal {
-				w.cdSearch = "cdable_vars may be on"
-			}
-		}
-	}
-	switch c.Name() {
-	case "cd", "pushd", "chdir":
-	case "popd":
-		w.dirBad = "popd"
-		return
-	default:
-		return
-	}
-	args := c.Expanded()[1:]
-	if c.Name() == "pushd" {
-		// pushd with no directory swaps the top two of the stack, and
-		// ±N rotates it: where it lands is not in the command.
-		rot := len(args) == 0
-		for _, a := range args {
-			if len(a.Text) > 1 && (a.Text[0] == '+' || a.Text[0] == '-') && strings.Trim(a.Text[1:], "0123456789") == "" {
-				rot = true
-			}
-		}
-		if rot {
-			w.dirBad = "pushd rotates the directory stack"
-			return
-		}
-	}
-	for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") && args[0].Text != "-" {
-		if args[0].Text == "--" {
-			args = args[1:]
-			break
-		}
-		args = args[1:]
-	}
-	if len(args) == 0 {
-		w.dir = "~"
-		return
-	}
-	a := args[0]
-	switch {
-	case !a.Literal || a.Glob:
-		w.dirBad = "cd to " + quoteWord(a)
-	case a.Text == "-" || strings.HasPrefix(a.Text, "+") && c.Name() == "pushd":
-		w.dirBad = "cd " + a.Text
-	case dirStackTilde(a.Text):
-		w.dirBad = "cd " + a.Text + " (the directory stack)"
-	case search != "" && !strings.HasPrefix(a.Text, "/") && !strings.HasPrefix(a.Text, "~") && !strings.HasPrefix(a.Text, "./") &&
-		!strings.HasPrefix(a.Text, "../") && a.Text != "." && a.Text != "..":
-		w.dirBad = "cd " + a.Text + " while " + search
-	default:
-		w.dir = joinDir(w.dir, a.Text)
-	}
-}
-
-// noteCDPATH records an assignment or export of CDPATH: from then on a cd
-// to a bare name may go anywhere CDPATH lists.
-func (w *walker) noteCDPATH(name string) {
-	if name == "CDPATH" {
-		w.cdSearch = "CDPATH is set"
-	}
-}
-
-// dirStackTilde reports ~+, ~-, ~N, ~+N, ~-N: bash expands them from the
-// directory stack, not from a home directory.
-func dirStackTilde(t string) bool {
-	if !strings.HasPrefix(t, "~") {
-		return false
-	}
-	rest, _, _ := strings.Cut(t[1:], "/")
-	rest = strings.TrimLeft(rest, "+-")
-	return len(t) > 1 && (t[1] == '+' || t[1] == '-' || t[1] >= '0' && t[1] <= '9') && strings.Trim(rest, "0123456789") == ""
-}
-
-// joinDir joins a cd target to the current relative directory.
-func joinDir(dir, to string) string {
-	if dir == "" || strings.HasPrefix(to, "/") || strings.HasPrefix(to, "~") {
-		return to
-	}
-	return path.Join(dir, to)
-}
-
-func quoteWord(w Word) string {
-	if w.Text == "" {
-		return "an expansion"
-	}
-	return w.Text
 }
 
 // markFuncCalls makes clauses that call a function defined in the script

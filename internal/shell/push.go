@@ -108,6 +108,15 @@ func (g *Git) push() *Push {
 	if p.Tags && len(refspecs) > 0 {
 		p.Updates = append(p.Updates, RefUpdate{Src: "refs/tags/*", Dst: "refs/tags/*", Force: p.Force})
 	}
+	if p.Prune {
+		// --prune deletes the remote refs a wildcard refspec covers that
+		// have no local counterpart
+		for i := range p.Updates {
+			if strings.Contains(p.Updates[i].Dst, "*") {
+				p.Updates[i].Delete = true
+			}
+		}
+	}
 	return p
 }
 
@@ -179,10 +188,11 @@ func (p *Push) addRefspec(r string) {
 	}
 	i := strings.LastIndexByte(r, ':')
 	if i < 0 {
+		r = atHead(r)
 		p.Updates = append(p.Updates, RefUpdate{Src: r, Dst: r, Force: force})
 		return
 	}
-	src, dst := r[:i], r[i+1:]
+	src, dst := atHead(r[:i]), atHead(r[i+1:])
 	switch {
 	case src == "" && dst == "":
 		p.Matching = true
@@ -194,6 +204,14 @@ func (p *Push) addRefspec(r string) {
 	default:
 		p.Updates = append(p.Updates, RefUpdate{Src: src, Dst: dst, Force: force})
 	}
+}
+
+// atHead reads "@" as HEAD, as git does.
+func atHead(s string) string {
+	if s == "@" {
+		return "HEAD"
+	}
+	return s
 }
 
 // ShortRef names a destination ref as people say it: "main" for
@@ -264,10 +282,26 @@ func (p *Push) Describe() []string {
 				add("push all tags")
 				continue
 			}
-			if name == "*" || kind == "ref" {
+			if kind == "ref" {
+				add("push to refs matching " + name)
+				if u.Force {
+					add("force push to refs matching " + name)
+				}
+				if name == "refs/*" || name == "*" {
+					add("push all branches", "push all refs")
+					if u.Force {
+						add("force push all branches")
+					}
+				}
+			} else if name == "*" {
 				add("push all branches")
 				if u.Force {
 					add("force push all branches")
+				}
+			} else {
+				add("push to branches matching " + name)
+				if u.Force {
+					add("force push to branches matching " + name)
 				}
 			}
 			if u.Force {

@@ -52,10 +52,39 @@ func init() {
 		"xvfb-run":         simple("xvfb-run", optSpec{argShort: "efnpsw", flags: "al", argLong: []string{"error-file", "auth-file", "server-num", "xauth-protocol", "server-args", "wait"}, flagLong: []string{"auto-servernum", "listen-tcp"}}),
 		"npx":              (*walker).npx,
 	}
+	more := map[string]wrapperFunc{
+		"gtimeout":     wrappers["timeout"],
+		"nsenter":      simple("nsenter", optSpec{argShort: "tSGwWZ", flags: "aimnpuUCrFe", argLong: []string{"target", "setuid", "setgid", "wd", "root"}}),
+		"unshare":      simple("unshare", optSpec{argShort: "", flags: "imnpuUCTrfc", argLong: []string{"setgroups", "propagation", "map-user", "map-group", "wd", "root"}}),
+		"firejail":     simple("firejail", optSpec{}),
+		"proxychains":  simple("proxychains", optSpec{argShort: "f", flags: "q"}),
+		"proxychains4": simple("proxychains4", optSpec{argShort: "f", flags: "q"}),
+		"torsocks":     simple("torsocks", optSpec{argShort: "uPpa", flags: "diq"}),
+		"catchsegv":    simple("catchsegv", optSpec{}),
+		"valgrind":     simple("valgrind", optSpec{}),
+		"faketime":     positional("faketime", 1, optSpec{argShort: "mf", flags: "p"}),
+		"cpulimit":     simple("cpulimit", optSpec{argShort: "lpe", flags: "ibkvz", argLong: []string{"limit", "pid", "exe"}}),
+		"numactl":      simple("numactl", optSpec{argShort: "CNmPpi", flags: "alsH", argLong: []string{"physcpubind", "cpunodebind", "membind", "preferred", "interleave", "localalloc"}}),
+		"pkexec":       simple("pkexec", optSpec{argLong: []string{"user"}, flagLong: []string{"disable-internal-agent", "keep-cwd"}}),
+		"run0":         simple("run0", optSpec{argShort: "uDg", argLong: []string{"user", "group", "chdir", "unit", "property", "description", "slice", "setenv", "nice"}}),
+		"setpriv":      simple("setpriv", optSpec{argLong: []string{"reuid", "regid", "groups", "inh-caps", "ambient-caps", "bounding-set", "securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule"}}),
+		"prlimit":      simple("prlimit", optSpec{argShort: "p", flags: "o"}),
+		"perf":         (*walker).perf,
+		"hyperfine":    shellOperands("hyperfine", optSpec{argShort: "wmMrsp", argLong: []string{"warmup", "min-runs", "max-runs", "runs", "setup", "prepare", "conclude", "cleanup", "parameter-scan", "parameter-step-size", "parameter-list", "shell", "export-json", "export-csv", "export-markdown", "command-name", "output", "style", "time-unit", "sort"}}),
+		"entr":         simple("entr", optSpec{flags: "acdnprsz"}),
+		"watchexec":    shellOperands("watchexec", optSpec{argShort: "wedsfpi", argLong: []string{"watch", "exts", "filter", "ignore", "debounce", "signal", "shell", "on-busy-update", "delay-run", "project-origin", "workdir", "env"}}),
+		"nodemon":      stringOpt("nodemon", "x", "exec", optSpec{argShort: "xwei", argLong: []string{"exec", "watch", "ext", "ignore", "delay", "signal", "config"}}),
+		"systemd-run":  simple("systemd-run", optSpec{argShort: "pEMH", argLong: []string{"unit", "property", "description", "slice", "setenv", "working-directory", "uid", "gid", "nice", "host", "machine", "on-active", "on-boot", "on-calendar"}}),
+	}
+	for k, v := range more {
+		wrappers[k] = v
+	}
 	for _, r := range []string{"uv", "poetry", "pipenv", "pdm", "hatch", "rye"} {
 		wrappers[r] = subRun(r, "run")
 	}
 	wrappers["bundle"] = subRun("bundle", "exec")
+	wrappers["bunx"] = (*walker).npx
+	wrappers["yarn"] = subRun("yarn", "dlx")
 	wrappers["pnpm"] = subRun("pnpm", "exec")
 	wrappers["mise"] = subRun("mise", "exec")
 	wrappers["asdf"] = subRun("asdf", "exec")
@@ -219,7 +248,7 @@ func (w *walker) env(idx int, args []Word, texts []string) {
 // (env's own rules are close: whitespace, quotes, backslashes).
 func splitString(s string) []Word {
 	var out []Word
-	f, err := newParser().Parse(strings.NewReader(s), "")
+	f, err := parseFile(s)
 	if err == nil && len(f.Stmts) == 1 {
 		if call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(call.Assigns) == 0 {
 			p := &walker{}
@@ -482,17 +511,46 @@ func (w *walker) busybox(idx int, args []Word, texts []string) {
 	}
 }
 
+// npx runs a package's program (npx [opts] prog args) or a shell string
+// (-c); bunx, pnpm dlx and yarn dlx the same.
 func (w *walker) npx(idx int, args []Word, texts []string) {
 	s := scanOpts(texts, 1, optSpec{argShort: "pc", argLong: []string{"package", "call"}, flagLong: []string{"yes", "no", "quiet"}})
 	for _, o := range s.opts {
 		if (o.name == "-c" || o.name == "--call") && o.has {
 			w.runString(idx, wordFor(args, texts, o.value), "npx -c")
+			return
 		}
 	}
+	w.innerAt(idx, args, s, s.rest, baseName(texts[0]))
 }
 
 func (w *walker) direnv(idx int, args []Word, texts []string) {
 	if len(texts) > 3 && texts[1] == "exec" {
 		w.inner(idx, args[3:], "direnv exec", nil, texts[2], "")
+	}
+}
+
+// shellOperands: each operand is a shell string (hyperfine 'cmd' 'cmd2',
+// watchexec 'cmd').
+func shellOperands(name string, spec optSpec) wrapperFunc {
+	return func(w *walker, idx int, args []Word, texts []string) {
+		idx2, s := operands(texts, spec)
+		for _, v := range s.values("--setup", "--prepare", "--conclude", "--cleanup", "-s", "-p") {
+			w.runString(idx, wordFor(args, texts, v), name)
+		}
+		for _, i := range idx2 {
+			w.runString(idx, args[i], name)
+		}
+	}
+}
+
+func (w *walker) perf(idx int, args []Word, texts []string) {
+	if len(texts) < 2 {
+		return
+	}
+	switch texts[1] {
+	case "stat", "record", "trace", "top", "c2c", "mem", "sched", "kvm":
+		s := scanOpts(texts, 2, optSpec{argShort: "eoCcpGtrIDxMjFmuT", flags: "aAdgnqsvSPiBz"})
+		w.innerAt(idx, args, s, s.rest, "perf "+texts[1])
 	}
 }
