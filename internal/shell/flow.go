@@ -108,6 +108,13 @@ func (w *walker) trackDir(idx int) {
 		return
 	}
 	search := w.cdSearch
+	if c.Name() == "set" {
+		for _, a := range c.Expanded()[1:] {
+			if (strings.HasPrefix(a.Text, "-") && strings.ContainsRune(a.Text, 'P')) || a.Text == "physical" {
+				w.physPWD = true // set -P, set -o physical
+			}
+		}
+	}
 	for _, as := range c.Assigns {
 		if as.Name == "CDPATH" {
 			search = "CDPATH is set"
@@ -143,10 +150,16 @@ func (w *walker) trackDir(idx int) {
 			return
 		}
 	}
+	physical := false // cd -P: the directory as the kernel resolves it
 	for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") && args[0].Text != "-" {
 		if args[0].Text == "--" {
 			args = args[1:]
 			break
+		}
+		if o := args[0].Text; strings.LastIndexByte(o, 'P') > strings.LastIndexByte(o, 'L') {
+			physical = true
+		} else if strings.ContainsRune(o, 'L') {
+			physical = false
 		}
 		args = args[1:]
 	}
@@ -165,8 +178,16 @@ func (w *walker) trackDir(idx int) {
 	case search != "" && !strings.HasPrefix(a.Text, "/") && !strings.HasPrefix(a.Text, "~") && !strings.HasPrefix(a.Text, "./") &&
 		!strings.HasPrefix(a.Text, "../") && a.Text != "." && a.Text != "..":
 		w.dirBad = "cd " + a.Text + " while " + search
-	default:
+	case physical || w.physPWD:
+		// After cd -P, PWD is the resolved directory, so a later logical
+		// `cd ..` goes up from it too.
+		w.physPWD = true
 		w.dir = joinDir(w.dir, a.Text)
+	default:
+		// A logical cd (bash's default) applies `..` to the names as
+		// written; the paths used after it are still resolved by the
+		// kernel, through any symlink (joinDir).
+		w.dir = path.Clean(joinDir(w.dir, a.Text))
 	}
 }
 
@@ -189,12 +210,16 @@ func dirStackTilde(t string) bool {
 	return len(t) > 1 && (t[1] == '+' || t[1] == '-' || t[1] >= '0' && t[1] <= '9') && strings.Trim(rest, "0123456789") == ""
 }
 
-// joinDir joins a cd target to the current relative directory.
+// joinDir joins a path to the directory it is relative to, without
+// cleaning: the kernel resolves `..` after a symlink from the link's
+// target (with src/h a link to .git/hooks, `cd src/h && echo x >
+// ../config` writes .git/config), so the gate resolves the joined path
+// component by component (docs/threat-model.md#how-a-written-path-is-resolved).
 func joinDir(dir, to string) string {
-	if dir == "" || strings.HasPrefix(to, "/") || strings.HasPrefix(to, "~") {
+	if dir == "" || dir == "." || strings.HasPrefix(to, "/") || strings.HasPrefix(to, "~") {
 		return to
 	}
-	return path.Join(dir, to)
+	return strings.TrimRight(dir, "/") + "/" + to
 }
 
 func quoteWord(w Word) string {

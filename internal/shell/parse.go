@@ -25,6 +25,7 @@ type walker struct {
 	// cdSearch says why a cd to a bare name may not go to ./name: CDPATH
 	// set, or cdable_vars on ("" while neither is).
 	cdSearch string
+	physPWD  bool // cd -P or set -P ran: cd follows symlinks
 	funcs    map[string]bool
 	assign   []Assign // assignments inherited from a wrapper (env NAME=V …)
 	envClr   bool
