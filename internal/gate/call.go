@@ -242,10 +242,21 @@ func (a *analysis) tool() {
 	if c.Kind == hook.KindOther {
 		c.Opaque = true // a tool the gate does not know: nothing allows it
 	}
+	fields, _ := hook.Fields(c.Payload.ToolInput)
+	for _, f := range fields {
+		// A git MCP server's switch that skips the hooks (no_verify,
+		// skipHooks …) is --no-verify by another name.
+		k := strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(f.Key))
+		if k == "noverify" || k == "skiphooks" || k == "nohooks" || k == "bypasshooks" || k == "skipverify" {
+			if v := strings.Trim(strings.ToLower(string(f.Raw)), `" `); v != "false" && v != "0" && v != "null" && v != "" {
+				c.deny("the tool " + c.Tool + " is given " + f.Key + ", which skips the git hooks that anchor the record")
+				return
+			}
+		}
+	}
 	if !hook.ToolWrites(c.Tool) {
 		return
 	}
-	fields, _ := hook.Fields(c.Payload.ToolInput)
 	for _, f := range fields {
 		var s string
 		if hook.ShellKeys[strings.ToLower(f.Key)] && json.Unmarshal(f.Raw, &s) == nil {
