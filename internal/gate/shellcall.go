@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/protect"
@@ -51,6 +52,9 @@ func (a *analysis) shell(cmd string, depth int) {
 // effects joined to it.)
 type shellState struct {
 	pathChanged bool
+	// headMoved says an earlier clause may have changed the current
+	// branch (git switch main && git push -u origin HEAD).
+	headMoved string
 }
 
 func words(ws []shell.Word) []string {
@@ -101,6 +105,7 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 		return
 	}
 	a.xargsFed(cl)
+	a.runsProgram(argv)
 	a.unknownWriter(cl, argv, fx)
 	w0 := cl.Argv[0]
 	name := path.Base(strings.ReplaceAll(w0.Text, `\`, "/"))
@@ -466,6 +471,33 @@ func (a *analysis) hookManagers(argv []string) {
 					return
 				}
 			}
+		}
+	}
+}
+
+// sedRuns finds sed's commands that write a file or run a shell command:
+// `w FILE`, `W FILE`, `e [COMMAND]`, and the s command's w and e flags.
+var sedRuns = regexp.MustCompile(`(^|[;\n{}!0-9$/]\s*)[wWe](\s|$)|s(.)(\\.|[^\\])*?(.)(\\.|[^\\])*?[gpiImM0-9]*[we]`)
+
+// runsProgram makes a command unreadable when an option or script of it
+// runs a program or writes a file the gate does not follow: sed's w/W/e
+// commands, rg --pre, sort --compress-program (docs/shell.md#opaque).
+func (a *analysis) runsProgram(argv []string) {
+	if len(argv) < 2 {
+		return
+	}
+	name := strings.ToLower(path.Base(argv[0]))
+	for _, t := range argv[1:] {
+		switch {
+		case (name == "sed" || name == "gsed") && !strings.HasPrefix(t, "-") && sedRuns.MatchString(t):
+			a.c.unreadable("sed's script " + t + " writes a file or runs a command")
+			return
+		case (name == "rg" || name == "ripgrep") && (t == "--pre" || strings.HasPrefix(t, "--pre=")):
+			a.c.unreadable("rg --pre runs a program on every file")
+			return
+		case name == "sort" && strings.HasPrefix(t, "--co") && strings.HasPrefix("--compress-program", strings.SplitN(t, "=", 2)[0]):
+			a.c.unreadable("sort --compress-program runs a program")
+			return
 		}
 	}
 }
