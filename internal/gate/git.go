@@ -111,6 +111,17 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 			}
 		}
 	}
+	if sub == "fetch" || sub == "pull" {
+		// A fetch refspec writes local refs: one whose destination can
+		// cover refs/gitwarrant (`+refs/*:refs/*`, with --prune deleting
+		// what the remote lacks) rewrites the record.
+		for _, w := range g.Operands {
+			if _, dst, ok := strings.Cut(w.Text, ":"); ok && wildRef(strings.TrimPrefix(dst, "+")) {
+				c.deny("git " + sub + " " + w.Text + " can rewrite or prune refs/gitwarrant, where the record is committed")
+				break
+			}
+		}
+	}
 	if p := g.Push; p != nil {
 		if st.headMoved != "" && pushesCurrent(p) {
 			// HEAD (or a push with no refspec) names the branch the
