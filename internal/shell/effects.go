@@ -151,20 +151,20 @@ func init() {
 		"iconv":        optOutputs("o", "output"),
 		"gpg":          optOutputs("o", "output"),
 		"ssh-keygen":   optOutputs("f", "file"),
-		"gofmt":        formatter("-w"),
-		"goimports":    formatter("-w"),
-		"prettier":     formatter("--write", "-w"),
-		"eslint":       formatter("--fix"),
-		"black":        formatter(),
-		"isort":        formatter(),
-		"autopep8":     formatter("-i", "--in-place"),
-		"rustfmt":      formatter(),
-		"clang-format": formatter("-i"),
-		"shfmt":        formatter("-w", "--write"),
-		"yq":           formatter("-i", "--inplace"),
-		"sd":           formatter(),
-		"ruff":         formatter("format", "--fix"),
-		"terraform":    formatter("fmt"),
+		"gofmt":        formatter("", "-w"),
+		"goimports":    formatter("", "-w"),
+		"prettier":     formatter(prettierExts, "--write", "-w"),
+		"eslint":       formatter("js jsx mjs cjs ts tsx mts cts vue", "--fix"),
+		"black":        formatter(""),
+		"isort":        formatter(""),
+		"autopep8":     formatter("", "-i", "--in-place"),
+		"rustfmt":      formatter(""),
+		"clang-format": formatter("c h cc cpp cxx hpp hh m mm proto cs java js ts json", "-i"),
+		"shfmt":        formatter("sh bash *", "-w", "--write"),
+		"yq":           formatter("yaml yml json", "-i", "--inplace"),
+		"sd":           formatter("*"),
+		"ruff":         formatter("", "format", "--fix"),
+		"terraform":    formatter("", "fmt"),
 		"truncate":     (*effects).truncate,
 		"chmod":        chmodLike("chmod"),
 		"chown":        chmodLike("chmod"),
@@ -354,6 +354,9 @@ func (e *effects) setfacl(args []Word, texts []string) {
 	}
 }
 
+// prettierExts are the files prettier formats.
+const prettierExts = "js jsx mjs cjs ts tsx mts cts json json5 jsonc md mdx markdown yaml yml css scss less html vue graphql gql hbs handlebars"
+
 var copySpec = map[string]optSpec{
 	"cp": {argShort: "St", flags: "abdfHilLnPpRrsTuvxZ", argLong: []string{"suffix", "target-directory", "no-preserve", "sparse"},
 		flagLong: []string{"backup", "preserve", "reflink", "context", "update", "archive", "attributes-only", "copy-contents", "dereference", "force", "interactive", "link", "no-clobber", "no-dereference", "parents", "recursive", "remove-destination", "strip-trailing-slashes", "symbolic-link", "no-target-directory", "one-file-system", "verbose", "debug"}},
@@ -399,9 +402,6 @@ func copyLike(name string) effectFunc {
 			f := e.add("write", x, name)
 			f.Tree = rec
 			e.backups(x, s, name)
-			if s.has("-D", "--parents") {
-				e.parents(x, name+" -D")
-			}
 			for _, src := range srcs {
 				for _, sx := range src.expand() {
 					f := e.add("write", intoDir(x, sx), name)
@@ -626,28 +626,12 @@ func (e *effects) perl(args []Word, texts []string) {
 	}
 }
 
-// mkdir: every operand, and with -p every directory it creates on the way.
+// mkdir: every operand. The directories -p creates on the way hold the
+// operand, so an effect on the operand already lies inside them.
 func (e *effects) mkdir(args []Word, texts []string) {
-	idx, s := operands(texts, optSpec{argShort: "m", flags: "pvZ", argLong: []string{"mode"}, flagLong: []string{"parents", "verbose", "context"}})
+	idx, _ := operands(texts, optSpec{argShort: "m", flags: "pvZ", argLong: []string{"mode"}, flagLong: []string{"parents", "verbose", "context"}})
 	for _, i := range idx {
 		e.addAll("write", args[i:i+1], "mkdir")
-		if s.has("-p", "--parents") {
-			e.parents(args[i], "mkdir -p")
-		}
-	}
-}
-
-// parents adds a write for every directory above a path (created by
-// mkdir -p, install -D, cp --parents).
-func (e *effects) parents(w Word, via string) { e.ancestors("write", w, via) }
-
-// ancestors adds an effect for every directory above a path.
-func (e *effects) ancestors(kind string, w Word, via string) {
-	if !w.Literal || w.Glob {
-		return
-	}
-	for d := path.Dir(strings.TrimRight(w.Text, "/")); d != "." && d != "/" && d != "" && d != "~"; d = path.Dir(d) {
-		e.add(kind, withText(w, d), via)
 	}
 }
 

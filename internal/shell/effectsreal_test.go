@@ -62,8 +62,9 @@ func covered(rel string, effs []Effect) bool {
 				return true
 			}
 		}
-		// a file created inside a directory an effect creates
-		if strings.HasPrefix(rel, p+"/") && (e.Via == "mkdir" || e.Via == "install") {
+		// a directory created or removed on the way to an effect's path
+		// (mkdir -p, install -D, git rm emptying a directory)
+		if strings.HasPrefix(p, rel+"/") {
 			return true
 		}
 	}
@@ -150,6 +151,7 @@ EOF`,
 		`git restore b`,
 		`git -C .gitwarrant rm -q loops/fix.loop.md`,
 		`git stash -q`,
+		`git checkout -q -b x && git checkout -q HEAD~0 -- b`,
 		`git log -1 --output=.git/hooks/pre-commit`,
 		`git diff HEAD --output .gitwarrant/loops/fix.loop.md`,
 		`find .gitwarrant -type f | xargs rm`,
