@@ -41,12 +41,19 @@ func decideWarrant(env Env, o Options, place Place, c *Call) Answer {
 		// unpinned hook cannot stay silent.
 		return Asks("a loop does not load, so this call cannot be screened: %v%s", errs[0], more)
 	}
+	// Every loop's never entries first, then the abstract loops' ask
+	// entries: the strongest verdict wins, whatever order the loops sort
+	// in (a baseline's ask must not hide another loop's never).
 	for _, l := range ls {
-		w := &loops.Warrant{Never: l.Warrant.Never}
-		if Abstract(l) {
-			w.Ask = l.Warrant.Ask
+		if r, hit := loops.Screen(&loops.Warrant{Never: l.Warrant.Never}, c.Texts); hit {
+			return decided(o, place, c, l, r)
 		}
-		if r, hit := loops.Screen(w, c.Texts); hit {
+	}
+	for _, l := range ls {
+		if !Abstract(l) {
+			continue
+		}
+		if r, hit := loops.Screen(&loops.Warrant{Ask: l.Warrant.Ask}, c.Texts); hit {
 			return decided(o, place, c, l, r)
 		}
 	}
