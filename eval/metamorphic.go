@@ -52,7 +52,8 @@ var transforms = []struct {
 	{"abbreviate a git option", func(c string, _ int) (string, bool) {
 		for long, short := range map[string]string{"--no-verify": "--no-veri", "--mirror": "--mirr", "--delete": "--delet", "--force-with-lease": "--force-with-l", "--hard": "--har"} {
 			if strings.Contains(c, long) {
-				return strings.Replace(c, long, short, 1), strings.Contains(c, "git ")
+				// git merge --no-veri is ambiguous in git (--no-verify-signatures).
+				return strings.Replace(c, long, short, 1), strings.Contains(c, "git ") && !(long == "--no-verify" && !strings.Contains(c, "git commit"))
 			}
 		}
 		return "", false

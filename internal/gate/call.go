@@ -38,6 +38,9 @@ type Call struct {
 	Unreadable string
 	// typed is the loop's typed decision, set by typedScreen (typed.go).
 	typed *typed.Decision
+	// Secret names a secret or key file the call touches: no entry allows
+	// such a call on its own, a person decides.
+	Secret string
 }
 
 // Action is one thing a call does. typed entries match these.
@@ -110,6 +113,7 @@ func Analyse(pl hook.Payload, place Place, env Env) *Call {
 			c.Texts = append(c.Texts, "read "+rel)
 			if isSecret(abs) {
 				c.Texts = append(c.Texts, "read secrets "+rel)
+				c.Secret = rel
 			}
 		}
 		if c.Target != "" {
@@ -131,6 +135,10 @@ func (a *analysis) fileWrite(kind, p, cwd string) {
 	rel := a.place.rel(abs)
 	a.c.Actions = append(a.c.Actions, Action{Kind: kind, Path: abs, Rel: rel})
 	a.c.Texts = append(a.c.Texts, "write to "+rel)
+	if isSecret(abs) {
+		a.c.Texts = append(a.c.Texts, "write secrets "+rel)
+		a.c.Secret = rel
+	}
 	if lr := a.place.rel(lex); lr != rel {
 		a.c.Texts = append(a.c.Texts, "write to "+lr)
 	}
@@ -191,17 +199,24 @@ func (pl Place) rel(abs string) string {
 	return filepath.ToSlash(abs)
 }
 
-// isSecret reports a file that holds secrets or keys by its name.
+// isSecret reports a file that holds secrets or keys by its name or the
+// folder it is in.
 func isSecret(p string) bool {
 	base := strings.ToLower(filepath.Base(p))
 	switch {
 	case base == ".env", strings.HasPrefix(base, ".env."), base == ".netrc", base == ".npmrc", base == ".pypirc",
 		base == "credentials", strings.HasPrefix(base, "id_rsa"), strings.HasPrefix(base, "id_ed25519"),
 		strings.HasPrefix(base, "id_ecdsa"), strings.HasSuffix(base, ".pem"), strings.HasSuffix(base, ".key"),
-		strings.HasSuffix(base, ".p12"), strings.HasSuffix(base, ".pfx"), strings.Contains(base, "secret"):
+		strings.HasSuffix(base, ".p12"), strings.HasSuffix(base, ".pfx"), strings.HasSuffix(base, ".keystore"):
 		return true
 	}
-	return strings.Contains(filepath.ToSlash(p), "/.ssh/") || strings.Contains(filepath.ToSlash(p), "/.aws/")
+	low := strings.ToLower(filepath.ToSlash(p))
+	for _, w := range []string{"secret", "credential", "password", "passwd", "private_key", "privatekey", "/.ssh/", "/.aws/", "/.gnupg/", "/.kube/config", ".docker/config.json"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // tool decides an MCP or unknown tool: one whose name does not say it only

@@ -81,6 +81,8 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 				c.deny("git gc " + w + " deletes the objects a rewritten record still points to")
 			}
 		}
+	case "commit-tree", "mktree", "fast-import":
+		c.deny("git " + sub + " builds commits the work tree never held, which a checkout could then bring into the loops")
 	case "prune", "filter-repo", "filter-branch":
 		c.deny("git " + sub + " rewrites or deletes history the record is anchored to")
 	case "update-ref", "symbolic-ref":
@@ -238,7 +240,9 @@ func (a *analysis) pushMeans(p *shell.Push) []string {
 	force := p.Force
 	for _, u := range p.Updates {
 		force = force || u.Force
-		if (u.Dst == "HEAD" || u.Dst == "") && branch != "" {
+		// `git push --tags` (or --all, --mirror) with no refspec pushes no
+		// current branch; a push with no refspec otherwise does.
+		if (u.Dst == "HEAD" || u.Dst == "") && branch != "" && !p.Tags && !p.All && !p.Mirror {
 			out = append(out, "push to "+branch)
 			if p.Force || u.Force {
 				out = append(out, "force push to "+branch)
@@ -258,7 +262,9 @@ func (a *analysis) pushMeans(p *shell.Push) []string {
 
 func wildUpdates(p *shell.Push) bool {
 	for _, u := range p.Updates {
-		if strings.Contains(u.Dst, "*") {
+		// A wildcard that can name a branch: refs/heads/*, refs/*, * …
+		// (refs/tags/* cannot).
+		if strings.Contains(u.Dst, "*") && (!strings.HasPrefix(u.Dst, "refs/") || strings.HasPrefix(u.Dst, "refs/heads/") || strings.HasPrefix(u.Dst, "refs/*")) {
 			return true
 		}
 	}

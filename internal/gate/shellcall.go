@@ -79,6 +79,14 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	if canon != "" {
 		c.Texts = append(c.Texts, canon)
 	}
+	// A secret or key named anywhere in the clause (`git add .env`, `cat
+	// id_rsa`, `cp .env /tmp`) is said in words, for "secrets" entries.
+	for _, w := range argv[min(1, len(argv)):] {
+		if f := strings.TrimLeft(w, "@"); !strings.HasPrefix(f, "-") && isSecret(f) {
+			c.Texts = append(c.Texts, "secrets "+f)
+			c.Secret = f
+		}
+	}
 	act := Action{Kind: "run", Argv: argv, Assigns: assigns, Opaque: cl.Opaque, Why: cl.Why}
 	if cl.Opaque {
 		c.Opaque = true
@@ -148,6 +156,9 @@ func (a *analysis) effect(cl *shell.Clause, e shell.Effect) {
 	c := a.c
 	kind := e.Kind
 	ancestors := kind == "delete" || e.Tree || e.Vague
+	if e.Vague && a.vague(cl, e) {
+		return
+	}
 	dirUnknown := strings.HasPrefix(cl.Why, "working directory unknown")
 	for _, p := range wordPaths(e.Path) {
 		if p.pattern == "" {
@@ -248,6 +259,10 @@ func (a *analysis) screenPath(kind string, p wpath, cwd string, ancestors bool) 
 	rel := a.place.rel(abs)
 	c.Actions = append(c.Actions, Action{Kind: kind, Path: abs, Rel: rel})
 	c.Texts = append(c.Texts, describe(kind, rel))
+	if isSecret(abs) {
+		c.Texts = append(c.Texts, "secrets "+rel)
+		c.Secret = rel
+	}
 	if kind == "read" {
 		if isSecret(abs) {
 			c.Texts = append(c.Texts, "read secrets "+rel)
@@ -760,5 +775,108 @@ func (a *analysis) copyLinks(cl *shell.Clause, args []shell.Word) {
 	for _, src := range ops[:len(ops)-1] {
 		t := src
 		a.effect(cl, shell.Effect{Kind: "link", Path: dst, LinkTarget: &t, Via: "cp"})
+	}
+}
+
+// vague decides an effect whose files are not named on the command line
+// (docs/threat-model.md#what-the-gate-protects), and reports whether it
+// did. Git moving the work tree to a commit (switch, checkout, reset,
+// merge, pull, stash, rebase …) writes what commits hold, not what the
+// agent names: it is the loop's to decide. A patch is read and every path
+// it touches screened. An archive or git clean under a directory that
+// holds a protected place cannot be read: a person decides. find's matches
+// stay a deletion of everything below its start.
+func (a *analysis) vague(cl *shell.Clause, e shell.Effect) bool {
+	via := e.Via
+	switch {
+	case via == "git apply" || via == "git am" || strings.HasPrefix(via, "patch"):
+		a.patches(cl)
+		return true
+	case via == "git clean":
+		if why, hit := a.place.ancestorWhy(Resolve(e.Path.Text, a.cwd, a.place.Home)); hit {
+			a.c.unreadable("git clean deletes untracked files, and " + why)
+		}
+		return true
+	case strings.HasPrefix(via, "git "):
+		return true
+	case strings.HasPrefix(via, "find"):
+		return false
+	}
+	for _, p := range wordPaths(e.Path) {
+		if p.pattern == "" || p.glob {
+			return false
+		}
+		abs := Resolve(p.text, a.cwd, a.place.Home)
+		if why, hit := a.place.placeWhy(abs); hit {
+			a.c.deny(why)
+			return true
+		}
+		if why, hit := a.place.ancestorWhy(abs); hit {
+			a.c.unreadable(via + " writes files it does not name under a directory where " + strings.TrimPrefix(why, "it "))
+		}
+	}
+	return true
+}
+
+// patches reads the patch files a clause applies (operands and standard
+// input) and screens every path they touch; a patch it cannot read makes
+// the call unreadable.
+func (a *analysis) patches(cl *shell.Clause) {
+	var files []string
+	for _, r := range cl.Redirs {
+		if r.Op == "<" {
+			files = append(files, r.Target.Text)
+		}
+	}
+	args := cl.Expanded()
+	for i := 1; i < len(args); i++ {
+		t := args[i].Text
+		switch {
+		case t == "-i" && i+1 < len(args):
+			files = append(files, args[i+1].Text)
+			i++
+		case strings.HasPrefix(t, "-") || t == "apply" || t == "am":
+		case strings.HasSuffix(t, ".diff") || strings.HasSuffix(t, ".patch") || args[0].Text == "git":
+			files = append(files, t)
+		}
+	}
+	if len(files) == 0 {
+		a.c.unreadable("a patch is read from standard input")
+		return
+	}
+	for _, f := range files {
+		body, ok := readSmall(Resolve(f, a.cwd, a.place.Home), 1<<20)
+		if !ok {
+			a.c.unreadable("the patch " + f + " cannot be read")
+			continue
+		}
+		for _, line := range strings.Split(body, "\n") {
+			var p string
+			switch {
+			case strings.HasPrefix(line, "+++ "), strings.HasPrefix(line, "--- "):
+				p = strings.TrimSpace(line[4:])
+			case strings.HasPrefix(line, "rename to "), strings.HasPrefix(line, "copy to "):
+				_, p, _ = strings.Cut(line, " to ")
+			case strings.HasPrefix(line, "diff --git "):
+				f := strings.Fields(line)
+				p = f[len(f)-1]
+			default:
+				continue
+			}
+			if i := strings.IndexByte(p, '\t'); i >= 0 {
+				p = p[:i]
+			}
+			if p == "/dev/null" || p == "" {
+				continue
+			}
+			for _, cand := range []string{p, strings.TrimPrefix(strings.TrimPrefix(p, "a/"), "b/")} {
+				for _, abs := range []string{Resolve(cand, a.cwd, a.place.Home), Lexical(cand, a.cwd, a.place.Home)} {
+					if why, hit := a.place.placeWhy(abs); hit {
+						a.c.deny("the patch " + f + " " + strings.TrimPrefix(why, "it "))
+						return
+					}
+				}
+			}
+		}
 	}
 }

@@ -100,6 +100,10 @@ func decideLoop(env Env, o Options, place Place, c *Call, l *loops.Loop) Answer 
 		return decided(o, place, c, l, loops.Result{Verdict: loops.Ask, List: "default", Rule: "opaque: never allowed",
 			Reason: why + "; a call the gate cannot read is never allowed, so a person decides."})
 	}
+	if c.Secret != "" {
+		return decided(o, place, c, l, loops.Result{Verdict: loops.Ask, List: "default", Rule: "secrets: never allowed",
+			Reason: "the call touches " + c.Secret + ", a secret or key file; no entry allows that on its own, a person decides."})
+	}
 	if TypedAllow != nil {
 		if rule, ok := TypedAllow(l, c); ok {
 			return decided(o, place, c, l, loops.Result{Verdict: loops.Allow, List: string(c.Verb), Rule: rule,

@@ -1,6 +1,9 @@
 package shell
 
-import "testing"
+import (
+	"os/exec"
+	"testing"
+)
 
 // benchCommands are typical Bash tool calls of a coding agent.
 var benchCommands = []string{
@@ -51,5 +54,26 @@ func BenchmarkParseEach(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkGitRevParse is the yardstick: one `git rev-parse HEAD`, the
+// cheapest git call a hook makes, in a fresh repository. Parsing a command
+// should cost a small fraction of it.
+func BenchmarkGitRevParse(b *testing.B) {
+	if _, err := exec.LookPath("git"); err != nil {
+		b.Skip("git not installed")
+	}
+	dir := b.TempDir()
+	for _, args := range [][]string{{"init", "-q", "."}, {"-c", "user.name=b", "-c", "user.email=b@x", "commit", "-q", "--allow-empty", "-m", "x"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			b.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Run(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

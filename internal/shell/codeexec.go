@@ -45,6 +45,7 @@ var codeOptions = map[string][]string{
 	"nmap":        {"--script"},
 	"openssl":     {"-engine"},
 	"systemd-run": {""},
+	"enable":      {"-f"},
 	"tmux":        {""},
 	"screen":      {""},
 	"at":          {""},
@@ -225,6 +226,12 @@ func (w *walker) trapAlias(idx int, args []Word, texts []string) {
 		}
 		if i < len(args) && i+1 < len(args) {
 			w.runString(idx, args[i], "trap")
+		}
+	case "mapfile", "readarray":
+		for i := 1; i+1 < len(args); i++ {
+			if texts[i] == "-C" {
+				w.runString(idx, args[i+1], texts[0]+" -C")
+			}
 		}
 	case "alias":
 		for i := 1; i < len(args); i++ {

@@ -2,11 +2,10 @@ package shell
 
 import (
 	"fmt"
-	"os"
 	"strings"
-	"testing"
 )
 
+// dump renders a parse for test failure messages.
 func dump(s *Script) string {
 	var b strings.Builder
 	if s.Opaque {
@@ -40,14 +39,6 @@ func dump(s *Script) string {
 		}
 	}
 	return b.String()
-}
-
-func TestDump(t *testing.T) {
-	src := os.Getenv("SHELL_DUMP")
-	if src == "" {
-		t.Skip("set SHELL_DUMP")
-	}
-	t.Log("\n" + dump(Parse(src)))
 }
 
 func words(ws []Word) []string {

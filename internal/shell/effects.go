@@ -21,11 +21,40 @@ func (c Clause) Effects() []Effect {
 		name := baseName(texts[0])
 		if f, ok := effectTable[name]; ok {
 			f(&e, args, texts)
-		} else if strings.HasPrefix(name, "python") || name == "perl" {
-			e.interp(name, args, texts)
 		}
+		e.fromInput(name)
 	}
 	return e.out
+}
+
+// fromInput: a command run by xargs or parallel gets more operands from
+// input; when it writes, it may write anything under the directory.
+func (e *effects) fromInput(name string) {
+	if len(e.c.Via) == 0 {
+		return
+	}
+	switch e.c.Via[len(e.c.Via)-1] {
+	case "xargs", "parallel":
+	default:
+		return
+	}
+	kind := ""
+	switch name {
+	case "rm", "unlink", "shred", "rmdir":
+		kind = "delete"
+	case "chmod", "chown", "chgrp", "chattr", "setfacl":
+		kind = "chmod"
+	case "ln", "link":
+		kind = "link"
+	case "cat", "head", "tail", "less", "more", "base64", "xxd", "od", "strings", "nl", "bat", "source", ".":
+		kind = "read"
+	default:
+		if _, ok := effectTable[name]; !ok {
+			return
+		}
+		kind = "write"
+	}
+	e.tree(kind, Word{Text: ".", Literal: true, Parts: []string{"."}}, e.c.Via[len(e.c.Via)-1]+" "+name, true)
 }
 
 type effects struct {
@@ -108,77 +137,97 @@ var effectTable map[string]effectFunc
 
 func init() {
 	effectTable = map[string]effectFunc{
-		"tee":      opsAll("write", optSpec{flags: "aip", flagLong: []string{"append", "ignore-interrupts", "output-error"}}),
-		"rm":       (*effects).rm,
-		"unlink":   opsAll("delete", optSpec{}),
-		"shred":    opsAll("delete", optSpec{argShort: "ns", flags: "fuvxz", argLong: []string{"iterations", "size", "random-source"}, flagLong: []string{"force", "remove", "verbose", "exact", "zero"}}),
-		"rmdir":    opsAll("delete", optSpec{flags: "pv", flagLong: []string{"parents", "verbose", "ignore-fail-on-non-empty"}}),
-		"touch":    (*effects).touch,
-		"mkdir":    opsAll("write", optSpec{argShort: "m", flags: "pvZ", argLong: []string{"mode"}, flagLong: []string{"parents", "verbose", "context"}}),
-		"truncate": (*effects).truncate,
-		"chmod":    chmodLike("chmod"),
-		"chown":    chmodLike("chmod"),
-		"chgrp":    chmodLike("chmod"),
-		"chattr":   chmodLike("chmod"),
-		"setfacl":  (*effects).setfacl,
-		"cp":       copyLike("cp"),
-		"mv":       copyLike("mv"),
-		"install":  copyLike("install"),
-		"ln":       (*effects).ln,
-		"link":     (*effects).link,
-		"dd":       (*effects).dd,
-		"sed":      (*effects).sed,
-		"gsed":     (*effects).sed,
-		"perl":     (*effects).perl,
-		"tar":      (*effects).tar,
-		"bsdtar":   (*effects).tar,
-		"unzip":    (*effects).unzip,
-		"7z":       (*effects).vagueDot,
-		"cpio":     (*effects).vagueDot,
-		"rsync":    (*effects).rsync,
-		"scp":      (*effects).scp,
-		"patch":    (*effects).patch,
-		"git":      (*effects).git,
-		"find":     (*effects).find,
-		"curl":     (*effects).curl,
-		"wget":     (*effects).wget,
-		"sort":     optOutputs("o", "output"),
-		"time":     optOutputs("o", "output"),
-		"strace":   optOutputs("o", "output"),
-		"flock":    (*effects).flock,
-		"sudo":     (*effects).sudoedit,
-		"sudoedit": opsAll("write", optSpec{}),
-		"split":    (*effects).vagueDot,
-		"csplit":   (*effects).vagueDot,
-		"gzip":     (*effects).compress,
-		"gunzip":   (*effects).compress,
-		"bzip2":    (*effects).compress,
-		"xz":       (*effects).compress,
-		"zstd":     (*effects).compress,
-		"cat":      opsAll("read", optSpec{flags: "AbeEnstTuv"}),
-		"head":     opsAll("read", optSpec{argShort: "cn", flags: "qvz"}),
-		"tail":     opsAll("read", optSpec{argShort: "cns", flags: "fFqvz", argLong: []string{"bytes", "lines", "pid", "sleep-interval", "max-unchanged-stats"}}),
-		"less":     opsAll("read", optSpec{}),
-		"more":     opsAll("read", optSpec{}),
-		"source":   opsAll("read", optSpec{}),
-		".":        opsAll("read", optSpec{}),
-		"base64":   opsAll("read", optSpec{argShort: "w", flags: "di"}),
-		"xxd":      opsAll("read", optSpec{}),
-		"od":       opsAll("read", optSpec{}),
-		"strings":  opsAll("read", optSpec{}),
-		"nl":       opsAll("read", optSpec{}),
-		"bat":      opsAll("read", optSpec{}),
-		"vi":       opsAll("write", optSpec{}),
-		"vim":      opsAll("write", optSpec{}),
-		"nvim":     opsAll("write", optSpec{}),
-		"nano":     opsAll("write", optSpec{}),
-		"emacs":    opsAll("write", optSpec{}),
-		"ed":       opsAll("write", optSpec{}),
-		"ex":       opsAll("write", optSpec{}),
-		"mkfifo":   opsAll("write", optSpec{argShort: "mZ", argLong: []string{"mode"}}),
-		"mknod":    (*effects).mknod,
-		"awk":      (*effects).awk,
-		"gawk":     (*effects).awk,
+		"tee":          opsAll("write", optSpec{flags: "aip", flagLong: []string{"append", "ignore-interrupts", "output-error"}}),
+		"rm":           (*effects).rm,
+		"unlink":       opsAll("delete", optSpec{}),
+		"shred":        opsAll("delete", optSpec{argShort: "ns", flags: "fuvxz", argLong: []string{"iterations", "size", "random-source"}, flagLong: []string{"force", "remove", "verbose", "exact", "zero"}}),
+		"rmdir":        opsAll("delete", optSpec{flags: "pv", flagLong: []string{"parents", "verbose", "ignore-fail-on-non-empty"}}),
+		"touch":        (*effects).touch,
+		"mkdir":        (*effects).mkdir,
+		"zip":          (*effects).zip,
+		"uniq":         outputOperand(1),
+		"xxd":          outputOperand(1),
+		"shuf":         optOutputs("o", "output"),
+		"iconv":        optOutputs("o", "output"),
+		"gpg":          optOutputs("o", "output"),
+		"ssh-keygen":   optOutputs("f", "file"),
+		"gofmt":        formatter("-w"),
+		"goimports":    formatter("-w"),
+		"prettier":     formatter("--write", "-w"),
+		"eslint":       formatter("--fix"),
+		"black":        formatter(),
+		"isort":        formatter(),
+		"autopep8":     formatter("-i", "--in-place"),
+		"rustfmt":      formatter(),
+		"clang-format": formatter("-i"),
+		"shfmt":        formatter("-w", "--write"),
+		"yq":           formatter("-i", "--inplace"),
+		"sd":           formatter(),
+		"ruff":         formatter("format", "--fix"),
+		"terraform":    formatter("fmt"),
+		"truncate":     (*effects).truncate,
+		"chmod":        chmodLike("chmod"),
+		"chown":        chmodLike("chmod"),
+		"chgrp":        chmodLike("chmod"),
+		"chattr":       chmodLike("chmod"),
+		"setfacl":      (*effects).setfacl,
+		"cp":           copyLike("cp"),
+		"mv":           copyLike("mv"),
+		"install":      copyLike("install"),
+		"ln":           (*effects).ln,
+		"link":         (*effects).link,
+		"dd":           (*effects).dd,
+		"sed":          (*effects).sed,
+		"gsed":         (*effects).sed,
+		"perl":         (*effects).perl,
+		"tar":          (*effects).tar,
+		"bsdtar":       (*effects).tar,
+		"unzip":        (*effects).unzip,
+		"7z":           (*effects).vagueDot,
+		"cpio":         (*effects).vagueDot,
+		"rsync":        (*effects).rsync,
+		"scp":          (*effects).scp,
+		"patch":        (*effects).patch,
+		"git":          (*effects).git,
+		"find":         (*effects).find,
+		"curl":         (*effects).curl,
+		"wget":         (*effects).wget,
+		"sort":         optOutputs("o", "output"),
+		"time":         optOutputs("o", "output"),
+		"strace":       optOutputs("o", "output"),
+		"flock":        (*effects).flock,
+		"sudo":         (*effects).sudoedit,
+		"sudoedit":     opsAll("write", optSpec{}),
+		"split":        (*effects).vagueDot,
+		"csplit":       (*effects).vagueDot,
+		"gzip":         (*effects).compress,
+		"gunzip":       (*effects).compress,
+		"bzip2":        (*effects).compress,
+		"xz":           (*effects).compress,
+		"zstd":         (*effects).compress,
+		"cat":          opsAll("read", optSpec{flags: "AbeEnstTuv"}),
+		"head":         opsAll("read", optSpec{argShort: "cn", flags: "qvz"}),
+		"tail":         opsAll("read", optSpec{argShort: "cns", flags: "fFqvz", argLong: []string{"bytes", "lines", "pid", "sleep-interval", "max-unchanged-stats"}}),
+		"less":         opsAll("read", optSpec{}),
+		"more":         opsAll("read", optSpec{}),
+		"source":       opsAll("read", optSpec{}),
+		".":            opsAll("read", optSpec{}),
+		"base64":       opsAll("read", optSpec{argShort: "w", flags: "di"}),
+		"od":           opsAll("read", optSpec{}),
+		"strings":      opsAll("read", optSpec{}),
+		"nl":           opsAll("read", optSpec{}),
+		"bat":          opsAll("read", optSpec{}),
+		"vi":           opsAll("write", optSpec{}),
+		"vim":          opsAll("write", optSpec{}),
+		"nvim":         opsAll("write", optSpec{}),
+		"nano":         opsAll("write", optSpec{}),
+		"emacs":        opsAll("write", optSpec{}),
+		"ed":           opsAll("write", optSpec{}),
+		"ex":           opsAll("write", optSpec{}),
+		"mkfifo":       opsAll("write", optSpec{argShort: "mZ", argLong: []string{"mode"}}),
+		"mknod":        (*effects).mknod,
+		"awk":          (*effects).awk,
+		"gawk":         (*effects).awk,
 	}
 }
 
@@ -328,6 +377,10 @@ func copyLike(name string) effectFunc {
 		for _, x := range dst.expand() {
 			f := e.add("write", x, name)
 			f.Tree = rec
+			e.backups(x, s, name)
+			if s.has("-D", "--parents") {
+				e.parents(x, name+" -D")
+			}
 			for _, src := range srcs {
 				for _, sx := range src.expand() {
 					f := e.add("write", intoDir(x, sx), name)
@@ -439,7 +492,7 @@ func (e *effects) dd(args []Word, texts []string) {
 // -i inside a cluster like -ni). Without -e/-f the first operand is the
 // script.
 func (e *effects) sed(args []Word, texts []string) {
-	inPlace, script := false, false
+	inPlace, script, suffix := false, false, ""
 	var files []int
 	for i := 1; i < len(texts); i++ {
 		t := texts[i]
@@ -451,6 +504,9 @@ func (e *effects) sed(args []Word, texts []string) {
 			i = len(texts)
 		case strings.HasPrefix(t, "--in-place"):
 			inPlace = true
+			if _, v, ok := strings.Cut(t, "="); ok {
+				suffix = v
+			}
 		case t == "--expression" || t == "--file" || t == "-e" || t == "-f" || t == "-l" || t == "--line-length":
 			if t != "-l" && t != "--line-length" {
 				script = true
@@ -464,6 +520,7 @@ func (e *effects) sed(args []Word, texts []string) {
 				c := t[j]
 				if c == 'i' {
 					inPlace = true
+					suffix = t[j+1:]
 					break // the rest is the suffix
 				}
 				if c == 'e' || c == 'f' || c == 'l' {
@@ -489,13 +546,18 @@ func (e *effects) sed(args []Word, texts []string) {
 	}
 	for _, i := range files {
 		e.addAll(kind, args[i:i+1], "sed -i")
+		if inPlace && suffix != "" {
+			for _, x := range args[i].expand() {
+				e.add("write", inPlaceBackup(x, suffix), "sed -i"+suffix)
+			}
+		}
 	}
 }
 
 // perl -i edits its files in place; interp records -i for python-less
 // interpreters.
 func (e *effects) perl(args []Word, texts []string) {
-	inPlace, code := false, false
+	inPlace, code, suffix := false, false, ""
 	var files []int
 	for i := 1; i < len(texts); i++ {
 		t := texts[i]
@@ -510,6 +572,7 @@ func (e *effects) perl(args []Word, texts []string) {
 				c := t[j]
 				if c == 'i' {
 					inPlace = true
+					suffix = t[j+1:]
 					break
 				}
 				if c == 'e' || c == 'E' {
@@ -533,306 +596,62 @@ func (e *effects) perl(args []Word, texts []string) {
 	if inPlace {
 		for _, i := range files {
 			e.addAll("write", args[i:i+1], "perl -i")
-		}
-	}
-}
-
-func (e *effects) interp(name string, args []Word, texts []string) {}
-
-// tar -x writes the archive's members into -C DIR (or .): a vague write
-// of the whole tree. tar -c writes the archive (-f).
-func (e *effects) tar(args []Word, texts []string) {
-	extract, create := false, false
-	dir := Word{Text: ".", Literal: true, Parts: []string{"."}}
-	var file *Word
-	for i := 1; i < len(texts); i++ {
-		t := texts[i]
-		switch {
-		case t == "-C" || t == "--directory":
-			if i+1 < len(args) {
-				dir = args[i+1]
-				i++
-			}
-		case strings.HasPrefix(t, "--directory="):
-			dir = withText(args[i], strings.TrimPrefix(t, "--directory="))
-		case t == "--extract" || t == "--get":
-			extract = true
-		case t == "--create" || t == "--append" || t == "--update":
-			create = true
-		case t == "-f" || t == "--file":
-			if i+1 < len(args) {
-				w := args[i+1]
-				file = &w
-				i++
-			}
-		case strings.HasPrefix(t, "--file="):
-			w := withText(args[i], strings.TrimPrefix(t, "--file="))
-			file = &w
-		case strings.HasPrefix(t, "--"):
-		case strings.HasPrefix(t, "-") || i == 1:
-			cl := strings.TrimPrefix(t, "-")
-			if strings.ContainsAny(cl, "x") {
-				extract = true
-			}
-			if strings.ContainsAny(cl, "cru") {
-				create = true
-			}
-			if j := strings.IndexByte(cl, 'f'); j >= 0 {
-				if j+1 < len(cl) && strings.HasPrefix(t, "-") {
-					w := withText(args[i], cl[j+1:])
-					file = &w
-				} else if i+1 < len(args) {
-					w := args[i+1]
-					file = &w
-					i++
+			if suffix != "" {
+				for _, x := range args[i].expand() {
+					e.add("write", inPlaceBackup(x, suffix), "perl -i"+suffix)
 				}
 			}
-			if strings.HasSuffix(cl, "C") && i+1 < len(args) {
-				dir = args[i+1]
-				i++
-			}
-		}
-	}
-	if extract || !create {
-		e.tree("write", dir, "tar -x", true)
-	}
-	if create && file != nil {
-		e.add("write", *file, "tar -c")
-	}
-}
-
-func (e *effects) unzip(args []Word, texts []string) {
-	dir := Word{Text: ".", Literal: true, Parts: []string{"."}}
-	for i := 1; i < len(texts); i++ {
-		if texts[i] == "-d" && i+1 < len(args) {
-			dir = args[i+1]
-			i++
-		} else if strings.HasPrefix(texts[i], "-d") && len(texts[i]) > 2 {
-			dir = withText(args[i], texts[i][2:])
-		}
-	}
-	for _, t := range texts[1:] {
-		if t == "-l" || t == "-t" || t == "-v" || t == "-Z" || t == "-p" {
-			return
-		}
-	}
-	e.tree("write", dir, "unzip", true)
-}
-
-// vagueDot: a command that writes files it names itself in the directory.
-func (e *effects) vagueDot(args []Word, texts []string) {
-	e.tree("write", Word{Text: ".", Literal: true, Parts: []string{"."}}, baseName(texts[0]), true)
-}
-
-// rsync: the last operand is the destination, written as a tree.
-func (e *effects) rsync(args []Word, texts []string) {
-	idx, s := operands(texts, optSpec{argShort: "eBfMT", argLong: []string{"rsh", "rsync-path", "filter", "exclude", "include", "exclude-from", "include-from", "files-from", "temp-dir", "partial-dir", "backup-dir", "suffix", "chmod", "chown", "compare-dest", "copy-dest", "link-dest", "log-file", "password-file", "max-size", "min-size", "timeout", "bwlimit", "port", "out-format", "info", "debug", "remote-option", "block-size", "checksum-choice", "compress-choice", "usermap", "groupmap", "modify-window", "max-delete", "iconv", "sockopts", "outbuf", "stop-after", "stop-at"}})
-	_ = s
-	if len(idx) == 0 {
-		return
-	}
-	dst := args[idx[len(idx)-1]]
-	if strings.Contains(dst.Text, ":") && !strings.HasPrefix(dst.Text, "/") && !strings.HasPrefix(dst.Text, ".") {
-		return // remote destination
-	}
-	e.tree("write", dst, "rsync", true)
-	for _, i := range idx[:len(idx)-1] {
-		for _, x := range args[i].expand() {
-			f := e.add("write", intoDir(dst, x), "rsync")
-			f.Tree = true
 		}
 	}
 }
 
-func (e *effects) scp(args []Word, texts []string) {
-	idx, _ := operands(texts, optSpec{argShort: "cFiJloPSDX", flags: "346ABCOpqRrsTv"})
-	if len(idx) == 0 {
-		return
-	}
-	dst := args[idx[len(idx)-1]]
-	if strings.Contains(dst.Text, ":") && !strings.HasPrefix(dst.Text, "/") && !strings.HasPrefix(dst.Text, ".") {
-		for _, i := range idx[:len(idx)-1] {
-			e.addAll("read", args[i:i+1], "scp")
-		}
-		return
-	}
-	e.tree("write", dst, "scp", true)
-}
-
-// patch writes the files its patch names (vague), under -d DIR, or the
-// file operand.
-func (e *effects) patch(args []Word, texts []string) {
-	dir := Word{Text: ".", Literal: true, Parts: []string{"."}}
-	idx, s := operands(texts, optSpec{argShort: "BdDFgiopQrVYzo", flags: "bcfeElnNRstuZ", argLong: []string{"directory", "input", "output", "strip", "reject-file", "prefix", "suffix", "basename-prefix", "ifdef", "fuzz", "get", "version-control", "quoting-style", "reject-format", "read-only"}})
-	for _, d := range s.values("-d", "--directory") {
-		dir = withText(dir, d)
-	}
-	for _, o := range s.values("-o", "--output") {
-		e.add("write", withText(dir, o), "patch -o")
-	}
-	if len(idx) > 0 {
-		e.addAll("write", args[idx[0]:idx[0]+1], "patch")
-	}
-	e.tree("write", dir, "patch", true)
-}
-
-func (e *effects) find(args []Word, texts []string) {
-	first, expr := findStart(texts)
-	starts := args[first:expr]
-	if len(starts) == 0 {
-		starts = []Word{{Text: ".", Literal: true, Parts: []string{"."}}}
-	}
-	for i := expr; i < len(texts); i++ {
-		switch texts[i] {
-		case "-delete":
-			for _, s := range starts {
-				e.tree("delete", s, "find -delete", true)
-			}
-		case "-fprint", "-fprint0", "-fls", "-fprintf":
-			if i+1 < len(args) {
-				e.addAll("write", args[i+1:i+2], "find "+texts[i])
-				i++
-			}
-		case "-exec", "-execdir", "-ok", "-okdir":
-			for _, s := range starts {
-				e.tree("write", s, "find "+texts[i], true)
-			}
-		}
-	}
-}
-
-func (e *effects) curl(args []Word, texts []string) {
-	for i := 1; i < len(texts); i++ {
-		t := texts[i]
-		switch {
-		case t == "-o" || t == "--output" || t == "-c" || t == "--cookie-jar" || t == "-D" || t == "--dump-header" || t == "--trace" || t == "--trace-ascii" || t == "--stderr" || t == "--output-dir" || t == "--etag-save" || t == "--hsts" || t == "--alt-svc":
-			if i+1 < len(args) {
-				e.addAll("write", args[i+1:i+2], "curl "+t)
-				i++
-			}
-		case t == "-O" || t == "--remote-name" || t == "-J" || t == "--remote-name-all":
-			e.tree("write", Word{Text: ".", Literal: true, Parts: []string{"."}}, "curl "+t, true)
-		case t == "-T" || t == "--upload-file" || t == "-K" || t == "--config" || t == "--netrc-file":
-			if i+1 < len(args) {
-				e.addAll("read", args[i+1:i+2], "curl "+t)
-				i++
-			}
-		case t == "-d" || t == "--data" || t == "--data-binary" || t == "--data-raw" || t == "--data-urlencode" || t == "-F" || t == "--form" || t == "--json":
-			if i+1 < len(args) {
-				v := texts[i+1]
-				if j := strings.IndexByte(v, '@'); j >= 0 && t != "--data-raw" {
-					f := strings.TrimPrefix(v[j:], "@")
-					if k := strings.IndexByte(f, ';'); k >= 0 {
-						f = f[:k]
-					}
-					e.add("read", withText(args[i+1], f), "curl "+t)
-				}
-				i++
-			}
-		case strings.HasPrefix(t, "-o") && len(t) > 2 && !strings.HasPrefix(t, "--"):
-			e.add("write", withText(args[i], t[2:]), "curl -o")
-		}
-	}
-}
-
-func (e *effects) wget(args []Word, texts []string) {
-	wrote := false
-	for i := 1; i < len(texts); i++ {
-		t := texts[i]
-		switch {
-		case t == "-O" || t == "--output-document" || t == "-o" || t == "--output-file" || t == "-a" || t == "--append-output":
-			if i+1 < len(args) {
-				e.addAll("write", args[i+1:i+2], "wget "+t)
-				i++
-				wrote = wrote || t == "-O" || t == "--output-document"
-			}
-		case t == "-P" || t == "--directory-prefix":
-			if i+1 < len(args) {
-				e.tree("write", args[i+1], "wget "+t, true)
-				i++
-				wrote = true
-			}
-		case strings.HasPrefix(t, "--output-document="):
-			e.add("write", withText(args[i], strings.TrimPrefix(t, "--output-document=")), "wget -O")
-			wrote = true
-		case strings.HasPrefix(t, "-O") && len(t) > 2:
-			e.add("write", withText(args[i], t[2:]), "wget -O")
-			wrote = true
-		}
-	}
-	if !wrote {
-		e.tree("write", Word{Text: ".", Literal: true, Parts: []string{"."}}, "wget", true)
-	}
-}
-
-func (e *effects) flock(args []Word, texts []string) {
-	s := scanOpts(texts, 1, optSpec{argShort: "wEc", flags: "sxenuoFvh", argLong: []string{"timeout", "wait", "conflict-exit-code", "command"}})
-	if s.rest < len(args) {
-		t := texts[s.rest]
-		if strings.Trim(t, "0123456789") != "" {
-			e.add("write", args[s.rest], "flock")
-		}
-	}
-}
-
-func (e *effects) sudoedit(args []Word, texts []string) {
-	s := scanOpts(texts, 1, optSpec{argShort: "aCcDgpRrTtUu", flags: "ABbEeHiKklNnPSsVv", argLong: []string{"user", "group", "prompt", "chdir", "chroot", "close-from", "host", "login-class", "role", "type", "command-timeout", "other-user"}})
-	if s.has("-e", "--edit") {
-		for i := s.rest; i < len(args); i++ {
-			e.addAll("write", args[i:i+1], "sudoedit")
-		}
-	}
-}
-
-func (e *effects) compress(args []Word, texts []string) {
-	idx, s := operands(texts, optSpec{argShort: "S", flags: "cdfhklLnNqrtvV123456789", argLong: []string{"suffix"}})
-	if s.has("-c", "--stdout", "-t", "--test", "-l", "--list") {
-		return
-	}
+// mkdir: every operand, and with -p every directory it creates on the way.
+func (e *effects) mkdir(args []Word, texts []string) {
+	idx, s := operands(texts, optSpec{argShort: "m", flags: "pvZ", argLong: []string{"mode"}, flagLong: []string{"parents", "verbose", "context"}})
 	for _, i := range idx {
-		e.addAll("write", args[i:i+1], baseName(texts[0]))
-		e.add("write", withText(args[i], args[i].Text+".*"), baseName(texts[0]))
+		e.addAll("write", args[i:i+1], "mkdir")
+		if s.has("-p", "--parents") {
+			e.parents(args[i], "mkdir -p")
+		}
 	}
 }
 
-func (e *effects) mknod(args []Word, texts []string) {
-	idx, _ := operands(texts, optSpec{argShort: "m", argLong: []string{"mode"}})
-	if len(idx) > 0 {
-		e.addAll("write", args[idx[0]:idx[0]+1], "mknod")
+// parents adds a write for every directory above a path (created by
+// mkdir -p, install -D, cp --parents).
+func (e *effects) parents(w Word, via string) { e.ancestors("write", w, via) }
+
+// ancestors adds an effect for every directory above a path.
+func (e *effects) ancestors(kind string, w Word, via string) {
+	if !w.Literal || w.Glob {
+		return
+	}
+	for d := path.Dir(strings.TrimRight(w.Text, "/")); d != "." && d != "/" && d != "" && d != "~"; d = path.Dir(d) {
+		e.add(kind, withText(w, d), via)
 	}
 }
 
-// awk -i inplace (gawk's inplace extension) rewrites its input files.
-func (e *effects) awk(args []Word, texts []string) {
-	inplace, prog := false, false
-	var files []int
-	for i := 1; i < len(texts); i++ {
-		t := texts[i]
-		switch {
-		case t == "-i" || t == "--include":
-			if i+1 < len(texts) && strings.TrimSuffix(texts[i+1], ".awk") == "inplace" {
-				inplace = true
-			}
-			i++
-		case t == "-iinplace" || t == "--include=inplace" || t == "-iinplace.awk":
-			inplace = true
-		case t == "-f" || t == "--file" || t == "-v" || t == "--assign" || t == "-F" || t == "--field-separator" || t == "-E" || t == "--exec":
-			if t == "-f" || t == "--file" || t == "-E" || t == "--exec" {
-				prog = true
-			}
-			i++
-		case strings.HasPrefix(t, "-") && t != "-":
-		case !prog:
-			prog = true
-		default:
-			files = append(files, i)
-		}
+// backups: -b/--backup and --suffix make cp, mv, install and ln keep the
+// replaced file as dest~ (or dest+suffix).
+func (e *effects) backups(dst Word, s scanned, via string) {
+	if !s.has("-b", "--backup") && len(s.values("-S", "--suffix")) == 0 {
+		return
 	}
-	if inplace {
-		for _, i := range files {
-			if !strings.Contains(texts[i], "=") {
-				e.addAll("write", args[i:i+1], "awk -i inplace")
-			}
-		}
+	suffix := "~"
+	if v := s.values("-S", "--suffix"); len(v) > 0 {
+		suffix = v[len(v)-1]
 	}
+	e.add("write", withText(dst, dst.Text+suffix), via+" --backup")
+}
+
+// inPlaceBackup is the backup file sed -i SUFFIX and perl -i SUFFIX keep:
+// file+suffix, or the suffix with * replaced by the file's name.
+func inPlaceBackup(file Word, suffix string) Word {
+	if !strings.Contains(suffix, "*") {
+		return withText(file, file.Text+suffix)
+	}
+	name := strings.ReplaceAll(suffix, "*", path.Base(file.Text))
+	if !strings.Contains(name, "/") {
+		name = path.Join(path.Dir(file.Text), name)
+	}
+	return withText(file, name)
 }

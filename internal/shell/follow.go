@@ -12,6 +12,11 @@ func (w *walker) follow(idx int) {
 		return
 	}
 	if !args[0].Literal {
+		// $SHELL -c 'cmd', "$(which bash)" -c 'cmd': read the string too
+		if len(args) > 2 && strings.HasPrefix(args[1].Text, "-") && !strings.HasPrefix(args[1].Text, "--") &&
+			strings.Contains(args[1].Text, "c") {
+			w.runString(idx, args[2], "-c")
+		}
 		return
 	}
 	if args[0].Glob {
@@ -24,7 +29,7 @@ func (w *walker) follow(idx int) {
 	}
 	name := baseName(texts[0])
 	w.runsWritten(idx, name, texts)
-	for _, a := range c.Assigns {
+	for _, a := range append(append([]Assign(nil), c.Env...), c.Assigns...) {
 		if why := codeVar(a.Name); why != "" && !a.Unset {
 			w.script.Clauses[idx].opaque(why)
 			if strings.HasPrefix(a.Name, "BASH_FUNC_") {
@@ -42,7 +47,7 @@ func (w *walker) follow(idx int) {
 		w.gitRuns(idx)
 		return
 	}
-	if name == "trap" || name == "alias" {
+	if name == "trap" || name == "alias" || name == "mapfile" || name == "readarray" {
 		w.trapAlias(idx, args, texts)
 		return
 	}
@@ -51,6 +56,9 @@ func (w *walker) follow(idx int) {
 		return
 	}
 	if isShell(name) {
+		if foreignShells[name] {
+			w.script.Clauses[idx].opaque(name + " is not Bash: its strings are read as Bash")
+		}
 		w.shell(idx, args, texts, name)
 		return
 	}
@@ -93,6 +101,8 @@ func (w *walker) inner(idx int, args []Word, via string, extra []Assign, dir str
 		Dir:        p.Dir,
 		EnvCleared: p.EnvCleared,
 		gitAliases: p.gitAliases,
+		Lookup:     p.Lookup,
+		Env:        p.Env,
 	}
 	if dir != "" {
 		c.Dir = joinDir(c.Dir, dir)
@@ -165,6 +175,10 @@ var shellNames = map[string]bool{
 }
 
 func isShell(name string) bool { return shellNames[name] }
+
+// foreignShells have a syntax other than Bash's: their strings are read as
+// Bash for deny, and the clause is opaque.
+var foreignShells = map[string]bool{"fish": true, "tcsh": true, "csh": true, "elvish": true, "nu": true, "xonsh": true}
 
 var shellSpec = optSpec{
 	flags:    "abcefhiklmnprstuvxBCEHPT",

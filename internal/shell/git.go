@@ -102,8 +102,12 @@ func (c Clause) gitArgs(args []Word, depth int, alias string) (*Git, bool) {
 	if !args[0].Literal {
 		g.opaque("command name is not literal")
 	}
-	g.env(c.Assigns)
-	i := g.globals(args, c.Assigns)
+	env := c.Assigns
+	if len(c.Env) > 0 {
+		env = append(append([]Assign(nil), c.Env...), c.Assigns...)
+	}
+	g.env(env)
+	i := g.globals(args, env)
 	for k, vs := range g.Config {
 		if why := codeKey(k, vs); why != "" {
 			g.opaque(why)
@@ -205,6 +209,9 @@ func (g *Git) globals(args []Word, assigns []Assign) int {
 			if !ok {
 				return len(args)
 			}
+			if !w.Literal || w.Glob {
+				g.opaque("-C to a place known only at run time")
+			}
 			if w.Text != "" {
 				g.Chdir = joinDir(g.Chdir, w.Text)
 			}
@@ -215,6 +222,9 @@ func (g *Git) globals(args []Word, assigns []Assign) int {
 					return len(args)
 				}
 				val = w.Text
+				if !w.Literal || w.Glob {
+					g.opaque(name + " known only at run time")
+				}
 			}
 			switch name {
 			case "--git-dir":

@@ -91,6 +91,8 @@ func TestGitGlobals(t *testing.T) {
 		`git push $REMOTE main`,
 		`git commit --no-v`,
 		`git push --f origin main`,
+		`git -C "$D" commit`,
+		`git --git-dir "$G" commit`,
 	} {
 		if g := gitOf(t, src); !g.Opaque {
 			t.Errorf("%s: not opaque", src)

@@ -45,6 +45,18 @@ func (e *effects) git(args []Word, texts []string) {
 			}
 		}
 	}
+	// diff, log, show, format-patch … write --output=FILE
+	for i, a := range g.Args {
+		t := a.Text
+		switch {
+		case strings.HasPrefix(t, "--output="):
+			e.add("write", under(withText(a, strings.TrimPrefix(t, "--output="))), "git "+g.Sub+" --output")
+		case t == "--output" && i+1 < len(g.Args):
+			e.add("write", under(g.Args[i+1]), "git "+g.Sub+" --output")
+		case g.Sub == "format-patch" && (t == "-o" || t == "--output-directory") && i+1 < len(g.Args):
+			e.tree("write", under(g.Args[i+1]), "git format-patch -o", false)
+		}
+	}
 	switch g.Sub {
 	case "checkout":
 		// operands are a branch or paths; each is taken as a path too
@@ -82,6 +94,8 @@ func (e *effects) git(args []Word, texts []string) {
 			for _, x := range w.expand() {
 				f := e.add("delete", under(x), "git rm")
 				f.Tree = has("r")
+				// git removes the directories it leaves empty
+				e.ancestors("delete", under(x), "git rm")
 			}
 		}
 	case "mv":

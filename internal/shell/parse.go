@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"path"
 	"strings"
 	"sync"
 
@@ -31,6 +30,14 @@ type walker struct {
 	aliases *map[string]string
 	// written holds the files written so far (see recordWrites).
 	written *map[string]*writtenFile
+	// vars are shell variables with a known literal value (see vars.go).
+	vars map[string]string
+	// lookup says how command lookup was changed (PATH, hash -p …).
+	lookup string
+	// exported holds exported assignments (replaced, never changed); allExport
+	// is set -a.
+	exported  []Assign
+	allExport bool
 }
 
 // Parse reads src as a Bash command line. It never panics: input it cannot
@@ -73,7 +80,9 @@ func parseFile(src string) (*syntax.File, error) {
 func (w *walker) parse(src string) error {
 	f, err := parseFile(src)
 	if err != nil {
-		w.salvage(src)
+		if !w.salvage(src) {
+			w.salvageLines(src, err)
+		}
 		return err
 	}
 	old := w.src
@@ -87,9 +96,9 @@ func (w *walker) parse(src string) error {
 // it, so deny and self-protection see its clauses: Bash reads a "((" (or
 // "$((") that is not arithmetic as "( (". The clauses found are opaque;
 // the caller reports the input as unreadable.
-func (w *walker) salvage(src string) {
+func (w *walker) salvage(src string) bool {
 	if !strings.Contains(src, "((") {
-		return
+		return false
 	}
 	alt := src
 	for strings.Contains(alt, "((") {
@@ -97,15 +106,45 @@ func (w *walker) salvage(src string) {
 	}
 	f, err := parseFile(alt)
 	if err != nil {
+		return false
+	}
+	w.walkSalvaged(f, alt, "read with (( as ( (")
+	return true
+}
+
+// salvageLines: Bash runs the complete lines before a syntax error (bash
+// -c 'rm x\nfi' removes x, then fails), so the lines before the error are
+// read as clauses (opaque) when they parse on their own.
+func (w *walker) salvageLines(src string, err error) {
+	pe, ok := err.(syntax.ParseError)
+	if !ok {
+		if p, isPtr := err.(*syntax.ParseError); isPtr {
+			pe, ok = *p, true
+		}
+	}
+	if !ok {
 		return
 	}
+	lines := strings.SplitAfter(src, "\n")
+	n := int(pe.Pos.Line()) - 1
+	for tries := 0; n > 0 && tries < 8; tries++ {
+		prefix := strings.Join(lines[:min(n, len(lines))], "")
+		if f, err := parseFile(prefix); err == nil {
+			w.walkSalvaged(f, prefix, "runs before a syntax error")
+			return
+		}
+		n--
+	}
+}
+
+func (w *walker) walkSalvaged(f *syntax.File, src, why string) {
 	start := len(w.script.Clauses)
 	old := w.src
-	w.src = alt
+	w.src = src
 	w.list(f.Stmts)
 	w.src = old
 	for i := start; i < len(w.script.Clauses); i++ {
-		w.script.Clauses[i].opaque("read with (( as ( (")
+		w.script.Clauses[i].opaque(why)
 	}
 }
 
@@ -123,6 +162,7 @@ func (w *walker) reparse(src string, via string, parent *Clause) {
 	sub.via = appendVia(w.via, via)
 	sub.assign = nil
 	sub.envClr = false
+	sub.vars = nil // a new shell: the variables it sees are not known here
 	if err := sub.parse(src); err != nil {
 		parent.opaque("string run as shell is not readable as shell")
 		w.script.Literals = append(w.script.Literals, src)
@@ -204,6 +244,10 @@ func (w *walker) stmt(st *syntax.Stmt) {
 				for _, it := range l.Items {
 					c.word(it, ctxArg)
 				}
+				if l.Name != nil {
+					c.setVar(l.Name.Value, "", false)
+					w.setVar(l.Name.Value, "", false)
+				}
 			case *syntax.CStyleLoop:
 				c.nested(l, nil)
 				c.arith(st, l, "for ((")
@@ -236,12 +280,14 @@ func (w *walker) stmt(st *syntax.Stmt) {
 	case *syntax.ArithmCmd:
 		w.nested(x, nil)
 		w.arith(st, x, "((")
+		w.forgetVars()
 	case *syntax.TestClause:
 		w.nested(x, nil)
 		w.testWords(x.X)
 	case *syntax.LetClause:
 		w.nested(x, nil)
 		w.arith(st, x, "let")
+		w.forgetVars()
 	case *syntax.DeclClause:
 		w.decl(st, x)
 	case *syntax.TimeClause:
@@ -301,86 +347,8 @@ func (w *walker) testWords(x syntax.TestExpr) {
 	})
 }
 
-// cond walks statements that may or may not run: a cd inside leaves the
-// directory unknown afterwards.
-func (w *walker) cond(f func(*walker)) {
-	sub := *w
-	f(&sub)
-	w.mergeDir(&sub)
-}
-
-func (w *walker) mergeDir(sub *walker) {
-	if sub.dirBad != "" && w.dirBad == "" {
-		w.dirBad = sub.dirBad
-	}
-	if sub.dir != w.dir && w.dirBad == "" {
-		w.dirBad = "cd that may or may not run"
-	}
-}
-
-func (w *walker) binary(x *syntax.BinaryCmd) {
-	switch x.Op {
-	case syntax.Pipe, syntax.PipeAll:
-		// each side of a pipe runs in its own subshell
-		l, r := *w, *w
-		xStart := len(w.script.Clauses)
-		l.stmt(x.X)
-		yStart := len(w.script.Clauses)
-		r.stmt(x.Y)
-		w.markPipeShell(xStart, yStart, len(w.script.Clauses))
-	case syntax.AndStmt:
-		// each statement of a && chain runs only after the ones before it
-		// succeeded: a cd in the chain holds for the rest of the chain;
-		// after the chain the directory is uncertain.
-		w.cond(func(c *walker) {
-			for _, st := range andChain(x) {
-				c.stmt(st)
-			}
-		})
-	default: // ||
-		xs := *w
-		xs.stmt(x.X)
-		if exits(x.Y) {
-			// cd x || exit: what follows runs only where X succeeded
-			ys := xs
-			ys.stmt(x.Y)
-			w.dir, w.dirBad = xs.dir, xs.dirBad
-			return
-		}
-		w.mergeDir(&xs)
-		w.cond(func(c *walker) { c.stmt(x.Y) })
-	}
-}
-
-// andChain flattens a && b && c (parsed as (a && b) && c).
-func andChain(x *syntax.BinaryCmd) []*syntax.Stmt {
-	var out []*syntax.Stmt
-	if l, ok := x.X.Cmd.(*syntax.BinaryCmd); ok && l.Op == syntax.AndStmt && len(x.X.Redirs) == 0 && !x.X.Negated {
-		out = andChain(l)
-	} else {
-		out = []*syntax.Stmt{x.X}
-	}
-	return append(out, x.Y)
-}
-
-// exits reports a statement that ends the script: exit or return, alone or
-// last in a block.
-func exits(st *syntax.Stmt) bool {
-	switch c := st.Cmd.(type) {
-	case *syntax.CallExpr:
-		n := ""
-		if len(c.Args) > 0 {
-			n = c.Args[0].Lit()
-		}
-		return n == "exit" || n == "return"
-	case *syntax.Block:
-		return len(c.Stmts) > 0 && exits(c.Stmts[len(c.Stmts)-1])
-	}
-	return false
-}
-
 func (w *walker) newClause(st *syntax.Stmt) Clause {
-	c := Clause{Via: w.via, Dir: w.dir}
+	c := Clause{Via: w.via, Dir: w.dir, Lookup: w.lookup, Env: w.exported}
 	if w.aliases != nil {
 		c.gitAliases = *w.aliases
 	}
@@ -504,12 +472,26 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr) {
 	w.redirs(st, &c)
 	w.script.Clauses[idx] = c
 	if len(c.Argv) == 0 {
+		base := len(c.Assigns) - len(x.Assigns)
+		for i, a := range x.Assigns {
+			as := c.Assigns[base+i]
+			if as.Name == "PATH" {
+				w.lookup = "PATH assigned"
+			}
+			if w.allExport {
+				w.export(as)
+			}
+			known := as.Value.Literal && !as.Value.Glob && a.Index == nil && !a.Append && a.Array == nil
+			w.setVar(as.Name, as.Value.Text, known && !as.Value.Tilde)
+		}
 		w.recordWrites(idx)
 		return
 	}
 	w.follow(idx)
 	w.recordWrites(idx)
 	w.trackDir(idx)
+	w.varEffects(w.script.Clauses[idx])
+	w.lookupEffects(w.script.Clauses[idx])
 }
 
 func (w *walker) assignment(a *syntax.Assign) Assign {
@@ -566,62 +548,17 @@ func (w *walker) decl(st *syntax.Stmt, x *syntax.DeclClause) {
 			c.opaque("assignment " + as.Name + ": " + as.Value.Why)
 		}
 		c.Assigns = append(c.Assigns, as)
+		if as.Name == "PATH" {
+			w.lookup = "PATH assigned"
+		}
+		if exportDecl(x) || w.allExport {
+			w.export(as)
+		}
+		w.setVar(as.Name, as.Value.Text, as.Value.Literal && !as.Value.Glob && !as.Value.Tilde && a.Index == nil && !a.Append && a.Array == nil)
 		c.Argv = append(c.Argv, Word{Text: as.Name + "=" + as.Value.Text, Literal: as.Value.Literal, Parts: append([]string{as.Name + "="}, as.Value.Parts...), Why: as.Value.Why})
 	}
 	w.redirs(st, &c)
 	w.script.Clauses[idx] = c
-}
-
-// trackDir follows cd and pushd/popd for the clauses after them.
-func (w *walker) trackDir(idx int) {
-	c := &w.script.Clauses[idx]
-	if len(c.Via) != len(w.via) {
-		return
-	}
-	switch c.Name() {
-	case "cd", "pushd", "chdir":
-	case "popd":
-		w.dirBad = "popd"
-		return
-	default:
-		return
-	}
-	args := c.Expanded()[1:]
-	for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") && args[0].Text != "-" {
-		if args[0].Text == "--" {
-			args = args[1:]
-			break
-		}
-		args = args[1:]
-	}
-	if len(args) == 0 {
-		w.dir = "~"
-		return
-	}
-	a := args[0]
-	switch {
-	case !a.Literal || a.Glob:
-		w.dirBad = "cd to " + quoteWord(a)
-	case a.Text == "-" || strings.HasPrefix(a.Text, "+") && c.Name() == "pushd":
-		w.dirBad = "cd " + a.Text
-	default:
-		w.dir = joinDir(w.dir, a.Text)
-	}
-}
-
-// joinDir joins a cd target to the current relative directory.
-func joinDir(dir, to string) string {
-	if dir == "" || strings.HasPrefix(to, "/") || strings.HasPrefix(to, "~") {
-		return to
-	}
-	return path.Join(dir, to)
-}
-
-func quoteWord(w Word) string {
-	if w.Text == "" {
-		return "an expansion"
-	}
-	return w.Text
 }
 
 // markFuncCalls makes clauses that call a function defined in the script

@@ -108,6 +108,15 @@ func (g *Git) push() *Push {
 	if p.Tags && len(refspecs) > 0 {
 		p.Updates = append(p.Updates, RefUpdate{Src: "refs/tags/*", Dst: "refs/tags/*", Force: p.Force})
 	}
+	if p.Prune {
+		// --prune deletes the remote refs a wildcard refspec covers that
+		// have no local counterpart
+		for i := range p.Updates {
+			if strings.Contains(p.Updates[i].Dst, "*") {
+				p.Updates[i].Delete = true
+			}
+		}
+	}
 	return p
 }
 

@@ -67,6 +67,14 @@ type Clause struct {
 	EnvCleared bool
 	// Func is true when the command names a function the script defines.
 	Func bool
+	// Env lists variables exported earlier in the command (export NAME=V,
+	// declare -x, assignments after set -a) that the clause's process
+	// sees; Assigns (its own prefix assignments) come after and win.
+	Env []Assign
+	// Lookup says how an earlier statement changed the way this clause's
+	// command name is found ("PATH assigned", "hash -p", "enable -f"),
+	// "" when it did not.
+	Lookup string
 
 	gitAliases map[string]string // git aliases written earlier in the script
 }

@@ -283,33 +283,54 @@ func (b *wordBuilder) addDq(v string, hdoc bool) {
 	b.addQuoted(s.String())
 }
 
-// literalSubst reads "$(cat <<'EOF' … EOF)" — a command substitution
-// that only prints a literal here-document, the usual way to pass a
-// multi-line message — as the text it prints: the body without its
-// trailing newlines. Inside double quotes that is one literal word.
+// literalSubst reads a command substitution that only prints literal
+// text as that text, without its trailing newlines: "$(cat <<'EOF' …
+// EOF)" (the usual way to pass a multi-line message), "$(echo x)",
+// "$(printf 'x')". Inside double quotes that is one literal word.
 func (p *walker) literalSubst(cs *syntax.CmdSubst) (string, bool) {
 	if len(cs.Stmts) != 1 {
 		return "", false
 	}
 	st := cs.Stmts[0]
 	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) > 0 || len(call.Args) != 1 ||
-		call.Args[0].Lit() != "cat" || len(st.Redirs) != 1 {
+	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) > 0 || len(call.Args) == 0 {
 		return "", false
 	}
-	r := st.Redirs[0]
-	if (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc) || (r.N != nil && r.N.Value != "0") {
+	c := Clause{}
+	for _, a := range call.Args {
+		w := p.convert(a, ctxArg, false)
+		if !w.Literal || w.Glob || len(w.Braces) > 0 || w.Tilde {
+			return "", false
+		}
+		c.Argv = append(c.Argv, w)
+	}
+	for _, r := range st.Redirs {
+		if (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc) || (r.N != nil && r.N.Value != "0") {
+			return "", false
+		}
+		ctx := ctxHdoc
+		if r.Op == syntax.WordHdoc {
+			ctx = ctxPlain
+		} else if quotedDelim(r.Word) {
+			ctx = ctxHdocRaw
+		}
+		body := r.Hdoc
+		if r.Op == syntax.WordHdoc {
+			body = r.Word
+		}
+		c.Redirs = append(c.Redirs, Redir{Op: r.Op.String(), Target: p.convert(body, ctx, false)})
+	}
+	if name := c.Name(); name != "echo" && name != "printf" && name != "cat" {
 		return "", false
 	}
-	ctx := ctxHdoc
-	if quotedDelim(r.Word) {
-		ctx = ctxHdocRaw
-	}
-	body := p.convert(r.Hdoc, ctx, false)
-	if !body.Literal {
+	if c.Name() != "cat" && len(c.Redirs) > 0 {
 		return "", false
 	}
-	return strings.TrimRight(body.Text, "\n"), true
+	text, ok := printed(c)
+	if !ok {
+		return "", false
+	}
+	return strings.TrimRight(text, "\n"), true
 }
 
 // expansion handles a part that is expanded at run time: the word is not
@@ -319,8 +340,22 @@ func (p *walker) expansion(b *wordBuilder, part syntax.WordPart, walk bool) {
 	switch x := part.(type) {
 	case *syntax.ParamExp:
 		b.nonLiteral("parameter expansion")
+		if v, ok := p.knownParam(x); ok {
+			// the value assigned earlier, for reading (the word stays
+			// non-literal)
+			b.text.WriteString(v)
+			b.pat.WriteString(v)
+			b.lit(v)
+			return
+		}
 	case *syntax.CmdSubst:
 		b.nonLiteral("command substitution")
+		if v, ok := p.literalSubst(x); ok {
+			// split into words at run time; read for deny
+			b.text.WriteString(v)
+			b.pat.WriteString(v)
+			b.lit(v)
+		}
 	case *syntax.ArithmExp:
 		b.nonLiteral("arithmetic expansion")
 	case *syntax.ProcSubst:
@@ -570,5 +605,3 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
-
-func hasGlobMeta(s string) bool { return strings.ContainsAny(s, "*?[") }

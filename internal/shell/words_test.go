@@ -37,6 +37,9 @@ func TestWordsUnquoting(t *testing.T) {
 		{`echo '~'/x`, "~/x"},
 		{"echo \"$(cat <<'EOF'\nfix: a\n\nbody\nEOF\n)\"", "fix: a\n\nbody"},
 		{"echo \"x $(cat <<EOF\nplain\nEOF\n)\"", "x plain"},
+		{`echo "$(echo a b)"`, "a b"},
+		{`echo "$(printf 'git push\n\n')"`, "git push"},
+		{`echo "$(cat <<< main)"`, "main"},
 	} {
 		w := firstArg(t, c.src)
 		if w.Text != c.text || !w.Literal {
@@ -158,5 +161,41 @@ func TestWordsGlobs(t *testing.T) {
 		if w.Glob != c.glob || w.Pattern != c.pattern {
 			t.Errorf("%s: glob=%v pattern %q, want %v %q", c.src, w.Glob, w.Pattern, c.glob, c.pattern)
 		}
+	}
+}
+
+func TestKnownVariables(t *testing.T) {
+	checkWant(t, `F=.gitwarrant; rm -rf $F`, want{effects: []string{"delete .gitwarrant"}, opaque: true})
+	checkWant(t, `D=.git; echo x > "$D/hooks/pre-commit"`, want{effects: []string{"write .git/hooks/pre-commit"}})
+	checkWant(t, `G=git; $G push --force origin main`, want{push: []string{"force push to main"}, opaque: true})
+	checkWant(t, `export B=main; git push origin HEAD:$B`, want{push: []string{"push to main"}})
+	s := Parse(`x=$(rm -rf .git)`)
+	n := 0
+	for _, c := range s.Clauses {
+		if c.Name() == "rm" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("a substitution in an assignment must be walked once, got %d:\n%s", n, dump(s))
+	}
+	for _, src := range []string{
+		`F=a; if x; then F=.git; fi; rm $F`,
+		`F=a; for F in .git; do :; done; rm $F`,
+		`F=a; read F; rm $F`,
+		`F=a; (( F=1 )); rm $F`,
+		`F=a; eval F=.git; rm $F`,
+		`F=a; F=$(pwd); rm $F`,
+	} {
+		s := Parse(src)
+		last := s.Clauses[len(s.Clauses)-1]
+		if w := last.Argv[1]; w.Text == "a" {
+			t.Errorf("%s: stale value %q", src, w.Text)
+		}
+	}
+	// a subshell's assignment does not leak
+	s = Parse(`F=a; (F=.git); rm $F`)
+	if w := s.Clauses[len(s.Clauses)-1].Argv[1]; w.Text != "a" {
+		t.Errorf("subshell assignment leaked: %q", w.Text)
 	}
 }

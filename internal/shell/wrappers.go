@@ -83,6 +83,8 @@ func init() {
 		wrappers[r] = subRun(r, "run")
 	}
 	wrappers["bundle"] = subRun("bundle", "exec")
+	wrappers["bunx"] = (*walker).npx
+	wrappers["yarn"] = subRun("yarn", "dlx")
 	wrappers["pnpm"] = subRun("pnpm", "exec")
 	wrappers["mise"] = subRun("mise", "exec")
 	wrappers["asdf"] = subRun("asdf", "exec")
@@ -482,13 +484,17 @@ func (w *walker) busybox(idx int, args []Word, texts []string) {
 	}
 }
 
+// npx runs a package's program (npx [opts] prog args) or a shell string
+// (-c); bunx, pnpm dlx and yarn dlx the same.
 func (w *walker) npx(idx int, args []Word, texts []string) {
 	s := scanOpts(texts, 1, optSpec{argShort: "pc", argLong: []string{"package", "call"}, flagLong: []string{"yes", "no", "quiet"}})
 	for _, o := range s.opts {
 		if (o.name == "-c" || o.name == "--call") && o.has {
 			w.runString(idx, wordFor(args, texts, o.value), "npx -c")
+			return
 		}
 	}
+	w.innerAt(idx, args, s, s.rest, baseName(texts[0]))
 }
 
 func (w *walker) direnv(idx int, args []Word, texts []string) {
