@@ -378,9 +378,6 @@ func copyLike(name string) effectFunc {
 			f := e.add("write", x, name)
 			f.Tree = rec
 			e.backups(x, s, name)
-			if s.has("-D", "--parents") {
-				e.parents(x, name+" -D")
-			}
 			for _, src := range srcs {
 				for _, sx := range src.expand() {
 					f := e.add("write", intoDir(x, sx), name)
@@ -605,28 +602,12 @@ func (e *effects) perl(args []Word, texts []string) {
 	}
 }
 
-// mkdir: every operand, and with -p every directory it creates on the way.
+// mkdir: every operand. The directories -p creates on the way hold the
+// operand, so an effect on the operand already lies inside them.
 func (e *effects) mkdir(args []Word, texts []string) {
-	idx, s := operands(texts, optSpec{argShort: "m", flags: "pvZ", argLong: []string{"mode"}, flagLong: []string{"parents", "verbose", "context"}})
+	idx, _ := operands(texts, optSpec{argShort: "m", flags: "pvZ", argLong: []string{"mode"}, flagLong: []string{"parents", "verbose", "context"}})
 	for _, i := range idx {
 		e.addAll("write", args[i:i+1], "mkdir")
-		if s.has("-p", "--parents") {
-			e.parents(args[i], "mkdir -p")
-		}
-	}
-}
-
-// parents adds a write for every directory above a path (created by
-// mkdir -p, install -D, cp --parents).
-func (e *effects) parents(w Word, via string) { e.ancestors("write", w, via) }
-
-// ancestors adds an effect for every directory above a path.
-func (e *effects) ancestors(kind string, w Word, via string) {
-	if !w.Literal || w.Glob {
-		return
-	}
-	for d := path.Dir(strings.TrimRight(w.Text, "/")); d != "." && d != "/" && d != "" && d != "~"; d = path.Dir(d) {
-		e.add(kind, withText(w, d), via)
 	}
 }
 

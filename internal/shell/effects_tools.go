@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Effects of archivers, transfer tools and other commands that write
 // files they name themselves. See docs/shell.md#effects.
@@ -313,10 +316,17 @@ func (e *effects) zip(args []Word, texts []string) {
 
 // formatters rewrite the files they are given when told to: gofmt -w,
 // prettier --write, black, clang-format -i …. Every operand is written.
+// A file operand (a name with an extension) is written; a directory is a
+// vague tree write (the tool picks the files of its language in it).
+// --check, --diff and the like only report.
 func formatter(flags ...string) effectFunc {
 	return func(e *effects, args []Word, texts []string) {
 		on := len(flags) == 0
 		for _, t := range texts[1:] {
+			switch t {
+			case "--check", "--check-only", "--diff", "-d", "-l", "--list-different", "--dry-run":
+				return
+			}
 			for _, f := range flags {
 				if t == f || strings.HasPrefix(t, f+"=") {
 					on = true
@@ -328,7 +338,13 @@ func formatter(flags ...string) effectFunc {
 		}
 		idx, _ := operands(texts, optSpec{})
 		for _, i := range idx {
-			e.tree("write", args[i], baseName(texts[0]), false)
+			for _, x := range args[i].expand() {
+				if ext := path.Ext(x.Text); ext != "" && ext != "." && !strings.HasSuffix(x.Text, "/") && path.Base(x.Text) != ".." {
+					e.add("write", x, baseName(texts[0]))
+					continue
+				}
+				e.tree("write", x, baseName(texts[0]), true)
+			}
 		}
 	}
 }

@@ -62,8 +62,9 @@ func covered(rel string, effs []Effect) bool {
 				return true
 			}
 		}
-		// a file created inside a directory an effect creates
-		if strings.HasPrefix(rel, p+"/") && (e.Via == "mkdir" || e.Via == "install") {
+		// a directory created or removed on the way to an effect's path
+		// (mkdir -p, install -D, git rm emptying a directory)
+		if strings.HasPrefix(p, rel+"/") {
 			return true
 		}
 	}

@@ -94,8 +94,6 @@ func (e *effects) git(args []Word, texts []string) {
 			for _, x := range w.expand() {
 				f := e.add("delete", under(x), "git rm")
 				f.Tree = has("r")
-				// git removes the directories it leaves empty
-				e.ancestors("delete", under(x), "git rm")
 			}
 		}
 	case "mv":

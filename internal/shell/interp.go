@@ -185,3 +185,11 @@ func readsCodeFromStdin(name string, args []string) bool {
 	}
 	return true
 }
+
+// interpreterName: a program that runs a script file it is given.
+func interpreterName(name string) bool {
+	return pythonName.MatchString(name) || name == "node" || name == "nodejs" || name == "bun" || name == "deno" ||
+		strings.HasPrefix(name, "perl") || name == "ruby" || strings.HasPrefix(name, "php") || name == "lua" ||
+		name == "Rscript" || name == "osascript" || name == "tclsh" || name == "expect" || name == "pwsh" ||
+		name == "julia" || name == "awk" || name == "gawk" || name == "make" || name == "ts-node" || name == "tsx"
+}

@@ -139,13 +139,15 @@ func (w *walker) runsWritten(idx int, name string, texts []string) {
 		if len(texts) > 1 {
 			script, shell = texts[1], true
 		}
-	default:
+	case interpreterName(name):
 		for _, t := range texts[1:] {
 			if f, ok := (*w.written)[writtenKey(c.Dir, t)]; ok && f != nil {
 				w.script.Clauses[idx].opaque(name + " runs " + t + ", which this command writes")
 				return
 			}
 		}
+		return
+	default:
 		return
 	}
 	f, ok := (*w.written)[writtenKey(c.Dir, script)]
