@@ -159,6 +159,26 @@ func (a *analysis) effect(cl *shell.Clause, e shell.Effect) {
 	if e.Vague && a.vague(cl, e) {
 		return
 	}
+	if kind == "write" && e.Tree && sourceFormatters[e.Via] {
+		// A formatter of program source rewrites its own language's files
+		// under the tree; the protected places hold none of them.
+		ancestors = false
+	} else if kind == "write" && e.Tree && markupFormatters[e.Via] {
+		// A formatter of shell, Markdown, JSON or YAML can reach the loops,
+		// the hooks and the settings: over a tree holding them, a person
+		// decides.
+		for _, p := range wordPaths(e.Path) {
+			if p.pattern != "" && !p.glob {
+				abs := Resolve(p.text, a.cwd, a.place.Home)
+				if _, hit := a.place.placeWhy(abs); !hit {
+					if why, in := a.place.ancestorWhy(abs); in {
+						a.c.unreadable(e.Via + " rewrites files under " + p.text + ", and " + strings.TrimPrefix(why, "it "))
+					}
+				}
+			}
+		}
+		ancestors = false
+	}
 	dirUnknown := strings.HasPrefix(cl.Why, "working directory unknown")
 	for _, p := range wordPaths(e.Path) {
 		if p.pattern == "" {
@@ -880,3 +900,11 @@ func (a *analysis) patches(cl *shell.Clause) {
 		}
 	}
 }
+
+// sourceFormatters rewrite program source only; markupFormatters also
+// shell scripts, Markdown, JSON or YAML (the loops, hooks and settings).
+var (
+	sourceFormatters = map[string]bool{"gofmt": true, "goimports": true, "eslint": true, "black": true, "isort": true,
+		"autopep8": true, "rustfmt": true, "clang-format": true, "ruff": true, "terraform": true}
+	markupFormatters = map[string]bool{"prettier": true, "shfmt": true, "yq": true, "sd": true, "dprint": true, "biome": true, "deno": true}
+)

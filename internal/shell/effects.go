@@ -151,20 +151,20 @@ func init() {
 		"iconv":        optOutputs("o", "output"),
 		"gpg":          optOutputs("o", "output"),
 		"ssh-keygen":   optOutputs("f", "file"),
-		"gofmt":        formatter("-w"),
-		"goimports":    formatter("-w"),
-		"prettier":     formatter("--write", "-w"),
-		"eslint":       formatter("--fix"),
-		"black":        formatter(),
-		"isort":        formatter(),
-		"autopep8":     formatter("-i", "--in-place"),
-		"rustfmt":      formatter(),
-		"clang-format": formatter("-i"),
-		"shfmt":        formatter("-w", "--write"),
-		"yq":           formatter("-i", "--inplace"),
-		"sd":           formatter(),
-		"ruff":         formatter("format", "--fix"),
-		"terraform":    formatter("fmt"),
+		"gofmt":        formatter("", "-w"),
+		"goimports":    formatter("", "-w"),
+		"prettier":     formatter(prettierExts, "--write", "-w"),
+		"eslint":       formatter("js jsx mjs cjs ts tsx mts cts vue", "--fix"),
+		"black":        formatter(""),
+		"isort":        formatter(""),
+		"autopep8":     formatter("", "-i", "--in-place"),
+		"rustfmt":      formatter(""),
+		"clang-format": formatter("c h cc cpp cxx hpp hh m mm proto cs java js ts json", "-i"),
+		"shfmt":        formatter("sh bash *", "-w", "--write"),
+		"yq":           formatter("yaml yml json", "-i", "--inplace"),
+		"sd":           formatter("*"),
+		"ruff":         formatter("", "format", "--fix"),
+		"terraform":    formatter("", "fmt"),
 		"truncate":     (*effects).truncate,
 		"chmod":        chmodLike("chmod"),
 		"chown":        chmodLike("chmod"),
@@ -332,6 +332,9 @@ func (e *effects) setfacl(args []Word, texts []string) {
 		e.addAll("chmod", args[i:i+1], "setfacl")
 	}
 }
+
+// prettierExts are the files prettier formats.
+const prettierExts = "js jsx mjs cjs ts tsx mts cts json json5 jsonc md mdx markdown yaml yml css scss less html vue graphql gql hbs handlebars"
 
 var copySpec = map[string]optSpec{
 	"cp": {argShort: "St", flags: "abdfHilLnPpRrsTuvxZ", argLong: []string{"suffix", "target-directory", "no-preserve", "sparse"},

@@ -54,6 +54,9 @@ func TestEffects(t *testing.T) {
 		{`git -C sub rm -r x`, []string{"delete sub/x"}},
 		{`git clean -fdx`, []string{"delete ."}},
 		{`git reset --hard`, []string{"write ."}},
+		{`git checkout -b x origin/main`, []string{"write ."}},
+		{`git switch -c x main`, []string{"write ."}},
+		{`git switch main`, []string{"write ."}},
 		{`git config --file .gitwarrant/x k.v 1`, []string{"write .gitwarrant/x"}},
 		{`patch -p1 < p.diff`, []string{"write ."}},
 		{`patch .git/config p.diff`, []string{"write .git/config"}},
@@ -90,6 +93,8 @@ func TestEffects(t *testing.T) {
 		{`git format-patch -o .git/hooks HEAD~1`, []string{"write .git/hooks"}},
 		{`npx prettier --write .gitwarrant/loops/x.md`, []string{"write .gitwarrant/loops/x.md"}},
 		{`gofmt -w .gitwarrant/x.go`, []string{"write .gitwarrant/x.go"}},
+		{`npx prettier --write .`, []string{"write **/*.md", "write **/*.json"}},
+		{`black src/a.py`, []string{"write src/a.py"}},
 		{`uniq a .git/config`, []string{"write .git/config"}},
 		{`yq -i '.a=1' .gitwarrant/x.yml`, []string{"write .gitwarrant/x.yml"}},
 		{`gawk -i inplace '{print}' .gitwarrant/loops/x.md`, []string{"write .gitwarrant/loops/x.md"}},
@@ -115,5 +120,15 @@ func TestEffectsOptionsKeepPaths(t *testing.T) {
 		{`chmod --weird 755 .git/hooks/x`, "chmod .git/hooks/x"},
 	} {
 		checkWant(t, c.src, want{effects: []string{c.effect}})
+	}
+}
+
+func TestEffectsNewBranchWritesNothing(t *testing.T) {
+	for _, src := range []string{`git checkout -b fix/x`, `git switch -c fix/x`, `git switch --create fix/x`, `git checkout -B x`} {
+		for _, c := range Parse(src).Clauses {
+			if effs := effectStrings(c); len(effs) > 0 {
+				t.Errorf("%s: a new branch at HEAD changes no file, got %q", src, effs)
+			}
+		}
 	}
 }

@@ -315,11 +315,12 @@ func (e *effects) zip(args []Word, texts []string) {
 }
 
 // formatters rewrite the files they are given when told to: gofmt -w,
-// prettier --write, black, clang-format -i …. Every operand is written.
-// A file operand (a name with an extension) is written; a directory is a
-// vague tree write (the tool picks the files of its language in it).
-// --check, --diff and the like only report.
-func formatter(flags ...string) effectFunc {
+// prettier --write, black, clang-format -i …. A file operand (a name with
+// an extension) is written; for a directory, the files of the tool's
+// languages under it are (dir/**/*.py as a glob): prettier --write .
+// reaches Markdown and JSON anywhere, black . only Python. --check,
+// --diff and the like only report.
+func formatter(exts string, flags ...string) effectFunc {
 	return func(e *effects, args []Word, texts []string) {
 		on := len(flags) == 0
 		for _, t := range texts[1:] {
@@ -337,15 +338,44 @@ func formatter(flags ...string) effectFunc {
 			return
 		}
 		idx, _ := operands(texts, optSpec{})
+		if len(idx) == 0 && baseName(texts[0]) != "gofmt" && baseName(texts[0]) != "goimports" {
+			e.languageFiles(Word{Text: ".", Literal: true, Parts: []string{"."}}, exts, baseName(texts[0]))
+		}
 		for _, i := range idx {
 			for _, x := range args[i].expand() {
 				if ext := path.Ext(x.Text); ext != "" && ext != "." && !strings.HasSuffix(x.Text, "/") && path.Base(x.Text) != ".." {
 					e.add("write", x, baseName(texts[0]))
 					continue
 				}
-				e.tree("write", x, baseName(texts[0]), true)
+				e.languageFiles(x, exts, baseName(texts[0]))
 			}
 		}
+	}
+}
+
+// languageFiles adds a write of the glob dir/**/*.ext for each extension
+// (the glob names the files exactly; it is not vague). A formatter of Go,
+// Python, Rust or Terraform (exts "") lists no directory: the protected
+// places (the project directory, git's hooks and config, agent and hook
+// manager settings) hold no files of those languages.
+func (e *effects) languageFiles(dir Word, exts, via string) {
+	if exts == "" {
+		return
+	}
+	if !dir.Literal {
+		f := e.add("write", dir, via)
+		f.Tree, f.Vague = true, true
+		return
+	}
+	base := strings.TrimRight(dir.Text, "/")
+	for _, ext := range strings.Fields(exts) {
+		g := base + "/**/*." + ext
+		if base == "." || base == "" {
+			g = "**/*." + ext
+		}
+		w := withText(dir, g)
+		w.Glob = true
+		e.add("write", w, via)
 	}
 }
 

@@ -59,12 +59,19 @@ func (e *effects) git(args []Word, texts []string) {
 	}
 	switch g.Sub {
 	case "checkout":
+		// a new branch at HEAD (checkout -b x) changes no file
+		if has("b", "B") && len(g.Operands) == 0 {
+			return
+		}
 		// operands are a branch or paths; each is taken as a path too
 		paths("write", g.Operands)
 		e.tree("write", root, "git checkout", true)
 	case "restore":
 		paths("write", g.Operands)
 	case "switch", "reset", "merge", "pull", "rebase", "cherry-pick", "revert", "am", "stash", "stash push", "bisect", "read-tree", "checkout-index", "sparse-checkout", "submodule", "filter-branch":
+		if g.Sub == "switch" && has("create", "force-create") && len(g.Operands) == 0 {
+			return // a new branch at HEAD changes no file
+		}
 		if g.Sub == "reset" && !has("hard", "merge", "keep") {
 			if g.DashDash || len(g.Operands) > 1 {
 				paths("write", g.Operands)
