@@ -71,25 +71,13 @@ func (c *File) Append(e Entry) (Entry, error) {
 	return e, nil
 }
 
-// lock creates and locks the lock file, returning the function that
-// releases it.
+// lock takes the chain's lock (LockPath, default Path + ".lock").
 func (c *File) lock() (func(), error) {
 	path := c.LockPath
 	if path == "" {
 		path = c.Path + ".lock"
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("create directory for lock %s: %w", path, err)
-	}
-	lf, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("open lock %s: %w; check the directory's permissions", path, err)
-	}
-	if err := lockFile(lf); err != nil {
-		lf.Close()
-		return nil, err
-	}
-	return func() { unlockFile(lf); lf.Close() }, nil
+	return Lock(path)
 }
 
 // openChain opens (creating as needed) the chain file for appending.
