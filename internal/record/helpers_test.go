@@ -72,3 +72,8 @@ func writeChain(t testing.TB, path string, n int) {
 		}
 	}
 }
+
+// projectAt is the .gitwarrant project of the work tree at dir.
+func projectAt(dir string) *project.Project {
+	return &project.Project{Dir: filepath.Join(dir, ".gitwarrant"), Root: dir}
+}
