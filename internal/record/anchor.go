@@ -346,8 +346,10 @@ func (l *lineSplitter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// Push pushes every refs/gitwarrant/* ref to remote with an explicit
-// refspec, leaving the user's push configuration alone.
+// Push pushes this clone's writers' refs to remote (docs/record.md#push-and-fetch)
+// with explicit refspecs, leaving the user's push configuration alone.
+// Other writers' refs are theirs to push: a copy of one here may be older
+// than the remote's, which a push would try to rewind.
 func (r *Record) Push(remote string) (string, error) {
 	if r.repo == nil {
 		return "", fmt.Errorf("%s is not in a Git repository: there are no record refs to push", r.p.Dir)
@@ -355,19 +357,30 @@ func (r *Record) Push(remote string) (string, error) {
 	if remote == "" {
 		remote = "origin"
 	}
-	out, err := r.repo.Git("push", "--porcelain", remote, "refs/gitwarrant/*:refs/gitwarrant/*")
+	args := []string{"push", "--porcelain", remote}
+	for _, w := range r.startedWriters() {
+		if r.hasRef(w) {
+			args = append(args, gitx.RecordRef(w)+":"+gitx.RecordRef(w))
+		}
+	}
+	if len(args) == 3 {
+		args = append(args, "refs/gitwarrant/*:refs/gitwarrant/*") // refs made before writers were listed
+	}
+	out, err := r.repo.Git(args...)
 	if err != nil {
-		if strings.Contains(err.Error(), "non-fast-forward") || strings.Contains(string(out), "non-fast-forward") || strings.Contains(string(out), "[rejected]") {
-			return string(out), fmt.Errorf("%s refused a record ref as non-fast-forward: its copy of that writer's chain has entries this clone does not. A chain only ever grows, so two checkouts wrote as one writer (a copied checkout from before copies were detected) or the remote was rewritten. Run `gitwarrant record fetch %s` to see the remote's copy, and `gitwarrant record verify`; never force-push a record ref", remote, remote)
+		if strings.Contains(err.Error(), "non-fast-forward") || strings.Contains(string(out), "[rejected]") || strings.Contains(err.Error(), "fetch first") {
+			return string(out), fmt.Errorf("%s refused a record ref as non-fast-forward: its copy of that writer's chain has entries this clone does not. A chain only ever grows, so two checkouts wrote as one writer (a copy made before copies were detected) or the remote was rewritten. Run `gitwarrant record fetch %s` and `gitwarrant record verify`; never force-push a record ref", remote, remote)
 		}
 		return string(out), fmt.Errorf("%w — check the remote name (`git remote -v`) and your access", err)
 	}
 	return string(out), nil
 }
 
-// Fetch fetches every refs/gitwarrant/* ref from remote, the counterpart of
-// Push. A ref that would not fast-forward is left alone and reported: the
-// local copy is never overwritten.
+// Fetch fetches remote's refs/gitwarrant/* (the counterpart of Push) into
+// refs/gitwarrant-remotes/<remote>/ and moves each local ref only forward:
+// a new writer's ref is created, a ref the remote extends is
+// fast-forwarded, one the remote is behind is kept, and one that diverged
+// is reported and kept.
 func (r *Record) Fetch(remote string) (string, error) {
 	if r.repo == nil {
 		return "", fmt.Errorf("%s is not in a Git repository: there are no record refs to fetch", r.p.Dir)
@@ -375,12 +388,53 @@ func (r *Record) Fetch(remote string) (string, error) {
 	if remote == "" {
 		remote = "origin"
 	}
-	out, err := r.repo.Git("fetch", "--no-write-fetch-head", remote, "refs/gitwarrant/*:refs/gitwarrant/*")
-	if err != nil {
-		if strings.Contains(err.Error(), "non-fast-forward") || strings.Contains(err.Error(), "rejected") {
-			return string(out), fmt.Errorf("%s holds a record ref that does not extend the local one: %w — the local ref was kept; compare them with `git log refs/gitwarrant/<writer>` and run `gitwarrant record verify`", remote, err)
-		}
-		return string(out), fmt.Errorf("%w — check the remote name (`git remote -v`) and your access", err)
+	ns := "refs/gitwarrant-remotes/" + strings.NewReplacer("/", "-", ":", "-").Replace(remote) + "/"
+	if _, err := r.repo.Git("fetch", "-q", "--no-write-fetch-head", remote, "+refs/gitwarrant/*:"+ns+"*"); err != nil {
+		return "", fmt.Errorf("%w — check the remote name (`git remote -v`) and your access", err)
 	}
-	return string(out), nil
+	out, err := r.repo.Git("for-each-ref", "--format=%(refname) %(objectname)", ns)
+	if err != nil {
+		return "", err
+	}
+	var report strings.Builder
+	var diverged []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, obj, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		w := strings.TrimPrefix(name, ns)
+		local := gitx.RecordRef(w)
+		cur, err := r.repo.ReadRef(local)
+		if err != nil {
+			return report.String(), err
+		}
+		switch {
+		case cur.String() == obj:
+			continue
+		case cur.IsZero():
+			fmt.Fprintf(&report, "new      %s\n", local)
+		case r.isAncestor(cur.String(), obj):
+			fmt.Fprintf(&report, "forward  %s\n", local)
+		case r.isAncestor(obj, cur.String()):
+			fmt.Fprintf(&report, "ahead    %s (the remote has fewer entries; `gitwarrant record push` sends ours)\n", local)
+			continue
+		default:
+			diverged = append(diverged, local)
+			fmt.Fprintf(&report, "DIVERGED %s (kept; the remote's is %s)\n", local, name)
+			continue
+		}
+		if _, err := r.repo.Git("update-ref", local, obj, cur.String()); err != nil {
+			return report.String(), err
+		}
+	}
+	if len(diverged) > 0 {
+		return report.String(), fmt.Errorf("%s holds record refs that do not extend the local ones: %s — two checkouts wrote as one writer, or one copy was rewritten; compare with `git log <ref>` and run `gitwarrant record verify`", remote, strings.Join(diverged, ", "))
+	}
+	return report.String(), nil
+}
+
+func (r *Record) isAncestor(a, b string) bool {
+	_, err := r.repo.Git("merge-base", "--is-ancestor", a, b)
+	return err == nil
 }
