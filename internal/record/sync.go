@@ -266,8 +266,8 @@ func (r *Record) syncWriter(w string, fresh map[string][]string) (int, error) {
 	legacy := r.ChainPath(w)
 	hasLegacy := false
 	if _, err := os.Stat(legacy); err == nil {
-		if err := r.extendsRef(cr, legacy, r.rel(legacy)); err != nil {
-			return 0, err
+		if f := r.prefixOfRef(cr, legacy); f != nil {
+			return 0, errors.New(f.Refusal())
 		}
 		hasLegacy = true
 	}
