@@ -194,7 +194,7 @@ func (h *entryHeap) Less(i, j int) bool {
 	return a.Seq < b.Seq
 }
 func (h *entryHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *entryHeap) Push(x any)   { h.items = append(h.items, x.(heapItem)) }
+func (h *entryHeap) Push(x any)    { h.items = append(h.items, x.(heapItem)) }
 func (h *entryHeap) Pop() any {
 	x := h.items[len(h.items)-1]
 	h.items = h.items[:len(h.items)-1]
