@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -123,7 +122,10 @@ chains' tails.
                2026-07-01T10:00:00Z)
   --loop L     entries of loop L (also the positional argument)
   --verdict V  check entries with verdict allow, ask or deny
-  --via S      entries made through cli, hook, mcp or http` + "\n" + recordExitHelp,
+  --via S      entries made through cli, hook, mcp or http
+
+With --json, one object per line (JSON Lines): {"chain": …, "entry": …},
+the entry exactly as hashed, with its hash.` + "\n" + recordExitHelp,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRecordLog(app, o, args)
@@ -131,7 +133,7 @@ chains' tails.
 	}
 	f := cmd.Flags()
 	f.IntVarP(&o.n, "n", "n", 0, "show only the last N entries")
-	f.BoolVar(&o.json, "json", false, "print entries as JSON lines")
+	jsonFlag(cmd, &o.json)
 	f.StringVar(&o.f.Since, "since", "", "entries at or after this time")
 	f.StringVar(&o.f.Loop, "loop", "", "entries of this loop")
 	f.StringVar(&o.f.Verdict, "verdict", "", "check entries with this verdict")
@@ -162,15 +164,14 @@ func runRecordLog(app *App, o recordLogOptions, args []string) error {
 	}
 	out := bufio.NewWriterSize(app.IO.Out, 64<<10)
 	defer out.Flush()
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
+	lines := newJSONLines(out)
 	count := 0
 	err = r.Log(o.f, o.n, func(e record.LoggedEntry) error {
 		count++
 		if o.json {
 			fields := e.Fields()
 			fields["hash"] = e.Hash
-			return enc.Encode(logEntryJSON{Chain: e.Chain, Entry: fields})
+			return lines.Write(logEntryJSON{Chain: e.Chain, Entry: fields})
 		}
 		_, err := fmt.Fprintf(out, "%s  %s#%d  %s\n", e.TS, e.Chain, e.Seq, describeEntry(e.Entry))
 		return err

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"encoding/hex"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/record"
@@ -43,7 +45,7 @@ the entry and the kind of problem.
 	cmd.Flags().StringVar(&o.head, "head", "", "a pinned head hash to look for")
 	cmd.Flags().BoolVar(&o.git, "git", false, "check heads pinned in commit messages")
 	cmd.Flags().BoolVar(&o.replay, "replay", false, "recompute past verdicts")
-	cmd.Flags().BoolVar(&o.json, "json", false, "print chains and findings as JSON")
+	jsonFlag(cmd, &o.json)
 	return cmd
 }
 
@@ -72,6 +74,10 @@ type findingJSON struct {
 }
 
 func runRecordVerify(app *App, o recordVerifyOptions) error {
+	if o.head != "" && !isEntryHash(o.head) {
+		return Usagef("pass a head as `gitwarrant record verify` prints it: sha256:<64 hex digits>",
+			"--head %q is not an entry hash", o.head)
+	}
 	r, err := openRecord(app)
 	if err != nil {
 		return err
@@ -105,12 +111,13 @@ func runRecordVerify(app *App, o recordVerifyOptions) error {
 		v.Findings = append(v.Findings, fs...)
 	}
 	if o.json {
-		if err := writeJSON(app.IO.Out, toVerifyJSON(v)); err != nil {
-			return err
+		code := ExitOK
+		if !v.OK() {
+			code = ExitError1
 		}
-	} else {
-		printVerification(app.IO.Out, v, notes)
+		return emitJSON(app, toVerifyJSON(v), code)
 	}
+	printVerification(app.IO.Out, v, notes)
 	if !v.OK() {
 		return &ExitError{Code: ExitError1, Err: fmt.Errorf("record verification failed (%d problem(s))", len(v.Findings)),
 			Hint: "a torn last line is an interrupted write; a work-tree copy that differs from its ref can be brought back with `gitwarrant record restore`; a ref that is gone or broken is lost evidence — restore it from a remote (`gitwarrant record fetch`) or a backup"}
@@ -211,4 +218,14 @@ func replayFindings(r *record.Record) ([]string, []record.Finding, error) {
 	}
 	notes = append(notes, fmt.Sprintf("replay %d check(s) recomputed, %d differ, %d could not be replayed", len(xs)-skipped, len(fs), skipped))
 	return notes, fs, nil
+}
+
+// isEntryHash accepts an entry hash with or without its "sha256:" prefix.
+func isEntryHash(s string) bool {
+	s = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "sha256:")
+	if len(s) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
 }
