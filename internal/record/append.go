@@ -47,10 +47,11 @@ func (r *Record) Append(e chain.Entry) (chain.Entry, error) {
 	if err != nil {
 		return chain.Entry{}, fmt.Errorf("nothing was recorded: %w", err)
 	}
-	if _, err := r.repo.AppendChain(cr, seg, gitx.ChainCommit{
+	next, err := r.repo.AppendChain(cr, seg, gitx.ChainCommit{
 		Chain: r.chainName(w), Lines: [][]byte{line}, Head: e.Hash,
 		Subject: Subject(e), Author: r.repo.Identity(), When: r.Now(),
-	}); err != nil {
+	})
+	if err != nil {
 		return chain.Entry{}, fmt.Errorf("nothing was recorded: %w", err)
 	}
 	if !cr.Exists() {
@@ -58,6 +59,7 @@ func (r *Record) Append(e chain.Entry) (chain.Entry, error) {
 			return e, err
 		}
 	}
+	r.maybePack(w, next)
 	return e, nil
 }
 
