@@ -205,3 +205,21 @@ func (r *Repo) Operation() string {
 	}
 	return ""
 }
+
+// HeadCommit is the commit HEAD names, read in process ("" when unborn or
+// unreadable).
+func (r *Repo) HeadCommit() string {
+	b, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
+	if err != nil {
+		return ""
+	}
+	s := strings.TrimSpace(string(b))
+	if ref, ok := strings.CutPrefix(s, "ref:"); ok {
+		h, err := r.ReadRef(strings.TrimSpace(ref))
+		if err != nil || h.IsZero() {
+			return ""
+		}
+		return h.String()
+	}
+	return s
+}

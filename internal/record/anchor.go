@@ -150,11 +150,59 @@ func (r *Record) CommitMsg(msgFile string) ([]gitx.Pin, error) {
 	if r.repo == nil || r.repo.Operation() != "" {
 		return nil, nil
 	}
-	pins, err := r.StagedHeads()
-	if err != nil {
-		return nil, err
+	pins, ok := r.takeHandoff()
+	if !ok {
+		var err error
+		if pins, err = r.StagedHeads(); err != nil {
+			return nil, err
+		}
 	}
 	return pins, r.repo.SetHeadTrailers(msgFile, pins)
+}
+
+// The pre-commit hook hands the pins it computed to the commit-msg hook of
+// the same `git commit` (docs/record.md#commit-hooks), saving commit-msg a
+// `git diff --cached`: a file naming the git process both hooks run under
+// and HEAD. Anything else (a hook manager between git and gitwarrant, a
+// merge's commit-msg without pre-commit) finds no matching handoff and
+// asks Git.
+const handoffFile = "commit-pins"
+
+func (r *Record) handoffKey() string {
+	return fmt.Sprintf("%d %s", os.Getppid(), r.repo.HeadCommit())
+}
+
+func (r *Record) writeHandoff(pins []gitx.Pin, key string) {
+	var b strings.Builder
+	b.WriteString(key + "\n")
+	for _, p := range pins {
+		b.WriteString(p.Path + "\t" + p.Hash + "\n")
+	}
+	path := filepath.Join(r.repo.GitDir, stateDir, handoffFile)
+	if os.MkdirAll(filepath.Dir(path), 0o755) == nil {
+		writeFileAtomic(path, []byte(b.String()))
+	}
+}
+
+func (r *Record) takeHandoff() ([]gitx.Pin, bool) {
+	path := filepath.Join(r.repo.GitDir, stateDir, handoffFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false
+	}
+	os.Remove(path)
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	key := fmt.Sprintf("%d ", os.Getppid())
+	if !strings.HasPrefix(lines[0], key) || lines[0] != r.handoffKey() {
+		return nil, false
+	}
+	var pins []gitx.Pin
+	for _, l := range lines[1:] {
+		if path, hash, ok := strings.Cut(l, "\t"); ok {
+			pins = append(pins, gitx.Pin{Path: path, Hash: hash})
+		}
+	}
+	return pins, true
 }
 
 // StagedHeads lists, for each chain staged with changes against HEAD,

@@ -41,6 +41,9 @@ func (r *Record) maybePack(w string, cr *gitx.ChainRef) {
 		since = ""
 		if cr.Lines > packFirstMax {
 			since = fmt.Sprintf("%s~%d", tip, packFirstMax)
+			if _, err := r.repo.Git("rev-parse", "-q", "--verify", since); err != nil {
+				since = "" // fewer commits than entries (a bulk import): pack it all, once
+			}
 		}
 	}
 	if err := r.pack(w, path, tip, since, cr.Lines); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
@@ -86,14 +87,54 @@ func (r *Record) PreCommit() ([]string, error) {
 	if len(problems) > 0 {
 		return nil, &RefusalError{Problems: problems}
 	}
+	key := r.handoffKey()
 	if !changed {
+		r.writeHandoff(r.stagedPins(st, fresh, ""), key)
 		return nil, nil
 	}
 	rel := r.rel(r.p.RecordDir())
 	if _, err := r.repo.Git("add", "-A", "--", rel); err != nil {
 		return nil, fmt.Errorf("staging %s: %v — if the record is gitignored on purpose, remove the ignore rule or commit with --no-verify", rel, err)
 	}
+	r.writeHandoff(r.stagedPins(st, fresh, w), key)
 	return []string{rel}, nil
+}
+
+// stagedPins is what StagedHeads would find after this hook: every chain
+// the status showed changed in the index, plus the writer whose folder the
+// hook just wrote ("" for none).
+func (r *Record) stagedPins(st []statusEntry, fresh map[string][]string, wrote string) []gitx.Pin {
+	recRel := r.rel(r.p.RecordDir())
+	writers := map[string]bool{}
+	if wrote != "" {
+		writers[wrote] = true
+	}
+	for w := range fresh {
+		writers[w] = true
+	}
+	var pins []gitx.Pin
+	for _, e := range st {
+		if e.Path == r.rel(r.p.LegacyRecord()) && (e.X == 'A' || e.X == 'M') {
+			if t, ok, err := chain.Tail(r.p.LegacyRecord()); err == nil && ok {
+				pins = append(pins, gitx.Pin{Path: e.Path, Hash: t.Hash})
+			}
+		}
+	}
+	names := make([]string, 0, len(writers))
+	for w := range writers {
+		names = append(names, w)
+	}
+	sort.Strings(names)
+	for _, w := range names {
+		segs, _, err := listSegs(r.WriterDir(w))
+		if err != nil || len(segs) == 0 {
+			continue
+		}
+		if t, ok, err := chain.Tail(filepath.Join(r.WriterDir(w), lastSeg(segs).Name)); err == nil && ok {
+			pins = append(pins, gitx.Pin{Path: recRel + "/" + w + "/", Hash: t.Hash})
+		}
+	}
+	return pins
 }
 
 // statusFindings judges what differs from HEAD in the record. Checks
