@@ -84,11 +84,18 @@ func (r *Record) hasCopy(w string) bool {
 	return len(segs) > 0
 }
 
-// verifyRef verifies a ref's chain, then holds its work-tree copy to it.
+// verifyRef verifies a ref's chain and, in the same pass, holds its
+// work-tree copy to it.
 func (r *Record) verifyRef(v *Verification, s Source) {
-	rc := r.OpenSource(s)
-	rep := chain.VerifyStream(rc, s.Ref.Name, 1, chain.Genesis)
-	rc.Close()
+	dir := r.WriterDir(s.Name)
+	segs, strays, _ := listSegs(dir)
+	cover := coverFiles(segs)
+	cmp := newCopyCompare(r, dir, cover)
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(r.repo.ChainContent(s.Ref, io.MultiWriter(pw, cmp))) }()
+	rep := chain.VerifyParallel(pr, s.Ref.Name, 1, chain.Genesis)
+	io.Copy(io.Discard, pr) // let the compare see the whole ref, even past a break
+	pr.Close()
 	v.Chains = append(v.Chains, ChainState{Name: s.Name, Path: s.Path, Ref: s.Ref.Name, Entries: int64(rep.Entries), Head: rep.Head})
 	if rep.Break != nil {
 		v.Findings = append(v.Findings, breakFinding(s.Ref.Name, rep.Break, 0))
@@ -96,14 +103,20 @@ func (r *Record) verifyRef(v *Verification, s Source) {
 		v.Findings = append(v.Findings, Finding{Path: s.Ref.Name, Kind: chain.ReasonUnparsable,
 			Detail: fmt.Sprintf("its commit says %d entries, its content holds %d", s.Ref.Lines, rep.Entries)})
 	}
-	segs, strays, _ := listSegs(r.WriterDir(s.Name))
+	v.Findings = append(v.Findings, cmp.finish(s.Ref.Lines)...)
 	for _, name := range strays {
-		v.Findings = append(v.Findings, Finding{Path: r.rel(filepath.Join(r.WriterDir(s.Name), name)), Kind: KindStray,
+		v.Findings = append(v.Findings, Finding{Path: r.rel(filepath.Join(dir, name)), Kind: KindStray,
 			Detail: "not a record segment: a writer's folder holds only <first>-<last>.jsonl files"})
 	}
-	for _, f := range segs {
-		if fd := r.checkSegment(s.Name, f.Name, s.Ref); fd != nil {
-			v.Findings = append(v.Findings, *fd)
+	inCover := map[string]bool{}
+	for _, f := range cover {
+		inCover[f.Name] = true
+	}
+	for _, f := range segs { // overlapping files a merge left: held one by one
+		if !inCover[f.Name] {
+			if fd := r.checkSegment(s.Name, f.Name, s.Ref); fd != nil {
+				v.Findings = append(v.Findings, *fd)
+			}
 		}
 	}
 	if legacy := r.ChainPath(s.Name); fileExists(legacy) {
@@ -210,7 +223,7 @@ func (r *Record) verifyFile(v *Verification, s Source) {
 		return
 	}
 	defer f.Close()
-	rep := chain.VerifyStream(f, s.Path, 1, chain.Genesis)
+	rep := chain.VerifyParallel(f, s.Path, 1, chain.Genesis)
 	v.Chains = append(v.Chains, ChainState{Name: s.Name, Path: s.Path, Entries: int64(rep.Entries), Head: rep.Head})
 	if rep.Break != nil {
 		v.Findings = append(v.Findings, breakFinding(s.Path, rep.Break, 0))
