@@ -124,5 +124,8 @@ func writeRef(repoDir, writer string, n int, blob string) error {
 	if err == nil {
 		err = flush()
 	}
+	if err == nil { // as gitwarrant's appends do (docs/record.md#packing)
+		_, err = repo.PackRange(cr.Commit.String(), "")
+	}
 	return err
 }

@@ -35,8 +35,8 @@ func (e *TornError) Error() string {
 
 // Append implements Appender. Under an exclusive lock on LockPath it reads
 // only the tail of the chain (O(1) in its size, docs/design.md#the-record), fills Seq, Prev,
-// TS (if empty) and Hash, writes the line with one write call, fsyncs, runs
-// AfterAppend, and unlocks.
+// TS (if empty) and Hash, writes the line with one write call, fsyncs, and
+// unlocks.
 func (c *File) Append(e Entry) (Entry, error) {
 	if e.Kind == "" {
 		return Entry{}, fmt.Errorf("append to %s: entry has no kind; set Kind (e.g. %q)", c.Path, KindNote)
@@ -52,7 +52,7 @@ func (c *File) Append(e Entry) (Entry, error) {
 		return Entry{}, err
 	}
 	defer f.Close()
-	last, size, err := readTail(f, c.Path)
+	last, _, err := readTail(f, c.Path)
 	if err != nil {
 		return Entry{}, err
 	}
@@ -62,11 +62,6 @@ func (c *File) Append(e Entry) (Entry, error) {
 	}
 	if err := writeLine(f, c.Path, line, created); err != nil {
 		return Entry{}, err
-	}
-	if c.AfterAppend != nil {
-		if err := c.AfterAppend(e, line, size); err != nil {
-			return e, fmt.Errorf("%s: entry %d is written, but the follow-up step failed: %w", c.Path, e.Seq, err)
-		}
 	}
 	return e, nil
 }

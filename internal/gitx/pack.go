@@ -23,7 +23,7 @@ func (r *Repo) PackRange(tip, since string) (string, error) {
 	if since != "" {
 		revs += "^" + since + "\n"
 	}
-	out, err := r.GitInput([]byte(revs), "pack-objects", "-q", "--revs", "--delta-base-offset", r.packBase())
+	out, err := r.GitInput([]byte(revs), "pack-objects", "-q", "--revs", "--unpacked", "--delta-base-offset", r.packBase())
 	if err != nil {
 		return "", err
 	}
