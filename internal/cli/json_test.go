@@ -30,6 +30,7 @@ var jsonCases = map[string]struct {
 	"gitwarrant version":       {args: []string{"version", "--json"}},
 	"gitwarrant install":       {args: []string{"install", "--json"}},
 	"gitwarrant uninstall":     {args: []string{"uninstall", "--json"}},
+	"gitwarrant doctor":        {args: []string{"doctor", "--json"}, code: 1}, // after uninstall: no gate is live
 	"gitwarrant record log":    {args: []string{"record", "log", "--json"}, lines: true},
 	"gitwarrant record verify": {args: []string{"record", "verify", "--json"}},
 	"gitwarrant lint":          {args: []string{"lint", "--json"}, later: true},
