@@ -21,6 +21,8 @@ trap 'rm -rf "$work"' EXIT
 (cd "$here" && go build -o "$work/gitwarrant" ./cmd/gitwarrant && go build -o "$work/mkchain" ./bench/mkchain)
 export PATH="$work:$PATH"
 export GIT_AUTHOR_NAME=sim GIT_AUTHOR_EMAIL=sim@example.com GIT_COMMITTER_NAME=sim GIT_COMMITTER_EMAIL=sim@example.com
+# chk: one real check; exit 1 (not recorded) stops the run, a verdict does not
+chk() { rc=0; gitwarrant check -q appeal draft "appeal letter $1" >/dev/null || rc=$?; [ $rc -ne 1 ] || { echo "a check was not recorded" >&2; exit 1; }; }
 ms() { echo "$(( ($(date +%s%N) - $1) / 1000000 ))"; }
 hooks() {
   printf '#!/bin/sh\nexec gitwarrant hook pre-commit\n' > "$1/.git/hooks/pre-commit"
@@ -42,7 +44,7 @@ for c in "$a" "$work/b"; do
   cd "$c"
   for br in $branches; do
     git switch -q -C "$br" origin/main 2>/dev/null || git switch -q "$br"
-    gitwarrant check -q appeal draft letter >/dev/null
+    chk 0
   done
   git switch -q main
 done
@@ -64,7 +66,7 @@ for s in $(seq 1 "$stages"); do
     br=$(echo $branches | cut -d' ' -f$((i % 4 + 1)))
     git switch -q "$br"
     j=0
-    while [ $j -lt $((cps / kps + 1)) ]; do gitwarrant check -q appeal draft "letter $n" >/dev/null || true; j=$((j + 1)); n=$((n + 1)); done
+    while [ $j -lt $((cps / kps + 1)) ]; do chk "$n"; j=$((j + 1)); n=$((n + 1)); done
     echo "$n" > "work-$br.txt" && git add "work-$br.txt" && git commit -q -m "work $n"
     case $((i % 10)) in
       3) git switch -q main && git merge -q --no-edit "$br" 2>/dev/null || git merge --abort ;;
@@ -75,19 +77,19 @@ for s in $(seq 1 "$stages"); do
   done
   cd "$a"
   git switch -q main
-  t=$(date +%s%N); gitwarrant check -q appeal draft letter >/dev/null; tc=$(ms $t)
+  t=$(date +%s%N); chk stage; tc=$(ms $t)
   echo x >> stage.txt; git add stage.txt
   t=$(date +%s%N); git commit -q -m "stage $s"; tk=$(ms $t)
   t=$(date +%s%N); vm=$( { /usr/bin/time -f %M gitwarrant record verify >/dev/null; } 2>&1 | tail -1); tv=$(ms $t)
   t=$(date +%s%N); gitwarrant record log -n 20 >/dev/null; tl=$(ms $t)
-  total=$(( $(git for-each-ref --format='%(refname)' refs/gitwarrant/ | while read -r r; do git log -1 --format=%B "$r" | sed -n 's/^Warrant-Lines: //p'; done | paste -sd+ | bc) ))
-  refsz=$(git rev-list --objects --glob='refs/gitwarrant/*' | git cat-file --batch-check='%(objectsize:disk)' | awk '{s+=$1} END {print s}')
-  brsz=$(git rev-list --objects --branches | git cat-file --batch-check='%(objectsize:disk)' | awk '{s+=$1} END {print s}')
-  echo "| $s | $total | $tc | $tk | $tv | $tl | $((vm / 1024)) | $((brsz / 1048576)) | $((refsz / 1048576)) | $(( (brsz + refsz) / total )) |"
+  total=$(gitwarrant record verify | awk '/ entries /{for(i=1;i<=NF;i++) if($i=="entries") s+=$(i-1)} END{print s+0}')
+  refsz=$(git rev-list --objects --glob='refs/gitwarrant/*' | git cat-file --batch-check='%(objectsize:disk)' | awk '$1 ~ /^[0-9]+$/ {s+=$1} END {printf "%d\n", s}')
+  brsz=$(git rev-list --objects --branches | git cat-file --batch-check='%(objectsize:disk)' | awk '$1 ~ /^[0-9]+$/ {s+=$1} END {printf "%d\n", s}')
+  echo "| $s | $total | $tc | $tk | $tv | $tl | $((vm / 1024)) | $((brsz / 1048576)) | $((refsz / 1048576)) | $(( (brsz + refsz) / (total > 0 ? total : 1) )) |"
 done
 cd "$a" && git gc -q
-refsz=$(git rev-list --objects --glob='refs/gitwarrant/*' | git cat-file --batch-check='%(objectsize:disk)' | awk '{s+=$1} END {print s}')
-brsz=$(git rev-list --objects --branches | git cat-file --batch-check='%(objectsize:disk)' | awk '{s+=$1} END {print s}')
+refsz=$(git rev-list --objects --glob='refs/gitwarrant/*' | git cat-file --batch-check='%(objectsize:disk)' | awk '$1 ~ /^[0-9]+$/ {s+=$1} END {printf "%d\n", s}')
+brsz=$(git rev-list --objects --branches | git cat-file --batch-check='%(objectsize:disk)' | awk '$1 ~ /^[0-9]+$/ {s+=$1} END {printf "%d\n", s}')
 echo "after git gc: branch objects $((brsz / 1048576)) MB, refs/gitwarrant objects $((refsz / 1048576)) MB, .git $(du -sm .git | cut -f1) MB"
 if [ -s "$work/gc.log" ]; then echo "git gc --auto ran inside user commands: $(wc -l < "$work/gc.log") times"; else echo "git gc --auto never ran inside a user command"; fi
 gitwarrant record verify >/dev/null && echo "record verify: ok"
