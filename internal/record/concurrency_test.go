@@ -1,6 +1,7 @@
 package record
 
 import (
+	"fmt"
 	"math/rand"
 	"os"
 	"strings"
@@ -18,8 +19,11 @@ func TestFourProcessesAppendOneIntactChain(t *testing.T) {
 		t.Skip("slow: 1000 appends in 4 processes")
 	}
 	dir, p := newRepo(t)
+	installHooks(t, dir)
 	r := openT(t, p)
 	w := writerOf(t, r) // choose the writer before the race
+	appendN(t, r, SegmentEntries-100, "before the race")
+	commitWork(t, dir, "a.txt", "before the race")
 	var procs []*os.Process
 	for i := 0; i < 4; i++ {
 		cmd := appender(t, p.Dir, 250)
@@ -33,13 +37,20 @@ func TestFourProcessesAppendOneIntactChain(t *testing.T) {
 		}
 	}
 	ref := "refs/gitwarrant/" + w
+	want := SegmentEntries - 100 + 1000
 	rep := chain.Verify(strings.NewReader(refContent(t, dir, ref)), ref)
-	if !rep.OK() || rep.Entries != 1000 {
+	if !rep.OK() || rep.Entries != want {
 		t.Fatalf("chain: %+v", rep)
 	}
-	if n := strings.TrimSpace(git(t, dir, "rev-list", "--count", ref)); n != "1000" {
-		t.Fatalf("ref has %s commits, want 1000", n)
+	if n := strings.TrimSpace(git(t, dir, "rev-list", "--count", ref)); n != fmt.Sprint(want) {
+		t.Fatalf("ref has %s commits, want %d", n, want)
 	}
+	// the commit after the race seals the first segment
+	commitWork(t, dir, "b.txt", "after the race")
+	if names := folderNames(t, dir, r, w); names[0] != segName(1, SegmentEntries) {
+		t.Fatalf("no sealed segment after the race: %v", names)
+	}
+	mustVerify(t, r)
 }
 
 // TestSIGKILLNeverBreaksChainOrRef kills appenders at random points and
@@ -57,6 +68,7 @@ func TestSIGKILLNeverBreaksChainOrRef(t *testing.T) {
 	r := openT(t, p)
 	w := writerOf(t, r)
 	ref := "refs/gitwarrant/" + w
+	appendN(t, r, SegmentEntries-30, "before the kills") // the kills cross a seal
 	rng := rand.New(rand.NewSource(1))
 	last := 0
 	for i := 0; i < trials; i++ {
@@ -80,7 +92,7 @@ func TestSIGKILLNeverBreaksChainOrRef(t *testing.T) {
 		}
 	}
 	if last <= SegmentEntries {
-		t.Logf("only %d entries: the trials did not cross a seal", last)
+		t.Errorf("only %d entries: the trials did not cross a seal", last)
 	}
 	if _, err := r.Append(note("after the storm")); err != nil {
 		t.Fatal(err)
