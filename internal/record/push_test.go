@@ -2,9 +2,7 @@ package record
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -31,20 +29,7 @@ func TestLongRecordPushesUnderFileLimit(t *testing.T) {
 	dir, p := newRepo(t)
 	installHooks(t, dir)
 	r := openT(t, p)
-	appendN(t, r, 1, "first")
-	w := writerOf(t, r)
-	mk := filepath.Join(t.TempDir(), "mkchain")
-	_, file, _, _ := runtime.Caller(0)
-	build := exec.Command("go", "build", "-o", mk, "./bench/mkchain")
-	build.Dir = filepath.Join(filepath.Dir(file), "..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building mkchain: %v\n%s", err, out)
-	}
-	gen := exec.Command(mk, "-ref", dir, w, "120000", "git:0000000000000000000000000000000000000000")
-	gen.Env = gitEnv()
-	if out, err := gen.CombinedOutput(); err != nil {
-		t.Fatalf("mkchain: %v\n%s", err, out)
-	}
+	bulkAppend(t, r, 120000, "a long record")
 	commitWork(t, dir, "a.txt", "carry the record")
 	remote := filepath.Join(t.TempDir(), "remote.git")
 	git(t, dir, "init", "-q", "--bare", remote)

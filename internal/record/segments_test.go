@@ -31,16 +31,16 @@ func TestSegmentsSealAndNeverConflict(t *testing.T) {
 	installHooks(t, dir)
 	r := openT(t, p)
 	w := writerOf(t, r)
-	appendN(t, r, 100, "a")
+	bulkAppend(t, r, 100, "a")
 	commitWork(t, dir, "a.txt", "a")
 	git(t, dir, "branch", "elsewhere") // holds the first delta only
-	appendN(t, r, 1000, "b")
+	bulkAppend(t, r, 1000, "b")
 	commitWork(t, dir, "b.txt", "b")
 	names := folderNames(t, dir, r, w)
 	if len(names) != 1+4 { // 1-100, then 101..1100 in four deltas of <= 256
 		t.Fatalf("files %v", names)
 	}
-	appendN(t, r, 1000, "c") // to 2100: crosses the seal
+	bulkAppend(t, r, 1000, "c") // to 2100: crosses the seal
 	commitWork(t, dir, "c.txt", "c")
 	names = folderNames(t, dir, r, w)
 	if names[0] != segName(1, SegmentEntries) {
@@ -82,12 +82,12 @@ func TestTamperAcrossSegments(t *testing.T) {
 	installHooks(t, dir)
 	r := openT(t, p)
 	w := writerOf(t, r)
-	appendN(t, r, SegmentEntries+50, "work")
+	bulkAppend(t, r, SegmentEntries+50, "work")
 	commitWork(t, dir, "a.txt", "carry")
 	git(t, dir, "checkout", "-q", "-b", "other")
 	ro := openT(t, p)
 	wo := writerOf(t, ro)
-	appendN(t, ro, SegmentEntries+50, "other")
+	bulkAppend(t, ro, SegmentEntries+50, "other")
 	commitWork(t, dir, "o.txt", "other carry")
 	git(t, dir, "checkout", "-q", "main")
 	sealed := filepath.Join(r.WriterDir(w), segName(1, SegmentEntries))
@@ -143,7 +143,7 @@ func TestSingleFileChainMigrates(t *testing.T) {
 	installHooks(t, dir)
 	r := openT(t, p)
 	w := writerOf(t, r)
-	appendN(t, r, 300, "old")
+	bulkAppend(t, r, 300, "old")
 	legacy := r.ChainPath(w)
 	os.MkdirAll(filepath.Dir(legacy), 0o755)
 	os.WriteFile(legacy, []byte(refContent(t, dir, "refs/gitwarrant/"+w)), 0o644)
