@@ -67,7 +67,7 @@ func TestSIGKILLNeverBreaksChainOrRef(t *testing.T) {
 	r := openT(t, p)
 	w := writerOf(t, r)
 	ref := "refs/gitwarrant/" + w
-	bulkAppend(t, r, SegmentEntries-30, "before the kills") // the kills cross a seal
+	bulkAppend(t, r, SegmentEntries-8, "before the kills") // the kills cross a seal
 	rng := rand.New(rand.NewSource(1))
 	last := 0
 	for i := 0; i < trials; i++ {
