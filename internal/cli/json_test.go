@@ -31,6 +31,7 @@ var jsonCases = map[string]struct {
 	"gitwarrant record log":    {args: []string{"record", "log", "--json"}, lines: true},
 	"gitwarrant record verify": {args: []string{"record", "verify", "--json"}},
 	"gitwarrant lint":          {args: []string{"lint", "--json"}, later: true},
+	"gitwarrant explain":       {args: []string{"explain", "--json", "--loop", "appeal", "Read", "denial letter.pdf"}},
 	"gitwarrant keys list":     {args: []string{"keys", "list", "--json"}, later: true},
 	"gitwarrant metrics":       {args: []string{"metrics", "--json"}, later: true},
 }

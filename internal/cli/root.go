@@ -50,6 +50,7 @@ func commands() []func(*App) *cobra.Command {
 		newCompileCmd,
 		newDemoCmd,
 		newDoctorCmd,
+		newExplainCmd,
 		newHookCmd,
 		newInitCmd,
 		newInstallCmd,
