@@ -2,10 +2,8 @@ package cli
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/record"
@@ -148,13 +146,11 @@ func runRecordLog(app *App, o recordLogOptions, args []string) error {
 		}
 		o.f.Loop = args[0]
 	}
-	if o.f.Since != "" {
-		t, err := parseSince(o.f.Since)
-		if err != nil {
-			return Usagef("example: --since 2026-07-01 or --since 2026-07-01T10:00:00Z", "record log --since %q: %v", o.f.Since, err)
-		}
-		o.f.Since = t.UTC().Format(chain.TSLayout)
+	since, err := parseSince(o.f.Since)
+	if err != nil {
+		return err
 	}
+	o.f.Since = since
 	if o.n < 0 {
 		return Usagef("example: -n 20", "record log -n must be positive (got %d)", o.n)
 	}
@@ -183,16 +179,6 @@ func runRecordLog(app *App, o recordLogOptions, args []string) error {
 		fmt.Fprintln(app.IO.Err, "no entries")
 	}
 	return nil
-}
-
-// parseSince reads a date or an RFC 3339 time.
-func parseSince(s string) (time.Time, error) {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, errors.New("not a date (2006-01-02) or RFC 3339 time")
 }
 
 // describeEntry is one human line for an entry.
