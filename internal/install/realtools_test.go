@@ -122,7 +122,7 @@ func managerCycle(t *testing.T, root, marker string, extra func()) {
 	}
 
 	// A forged record: an entry edited after the fact. The gate refuses it.
-	chains, _ := filepath.Glob(filepath.Join(root, ".gitwarrant/record/*.jsonl"))
+	chains, _ := filepath.Glob(filepath.Join(root, ".gitwarrant/record/*/*.jsonl")) // a writer's segments (docs/record.md#the-branch-copy)
 	if len(chains) != 1 {
 		t.Fatalf("want one chain, got %v", chains)
 	}
