@@ -121,6 +121,16 @@ func (c *File) seal(e Entry, last *Entry) ([]byte, Entry, error) {
 		}
 		e.TS = now().UTC().Format(TSLayout)
 	}
+	if c.Prepare != nil {
+		pos := e
+		var err error
+		if e, err = c.Prepare(e); err != nil {
+			return nil, Entry{}, err
+		}
+		if e.Seq != pos.Seq || e.Prev != pos.Prev || e.TS != pos.TS {
+			return nil, Entry{}, fmt.Errorf("append to %s: preparing the entry changed its seq, prev or ts", c.Path)
+		}
+	}
 	line, e, err := Seal(e)
 	if err != nil {
 		return nil, Entry{}, fmt.Errorf("append to %s: %w", c.Path, err)

@@ -45,6 +45,7 @@ Exit status (every command):
 // function, not a variable, because the demo command runs Main itself.
 func commands() []func(*App) *cobra.Command {
 	return []func(*App) *cobra.Command{
+		newAmendCmd,
 		newCheckCmd,
 		newCompileCmd,
 		newDemoCmd,
@@ -56,6 +57,7 @@ func commands() []func(*App) *cobra.Command {
 		newNewCmd,
 		newRecordCmd,
 		newShowCmd,
+		newSignersCmd,
 		newTemplatesCmd,
 		newUninstallCmd,
 		newVersionCmd,

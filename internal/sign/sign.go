@@ -99,3 +99,52 @@ func ReadPublicKey(data []byte) (ssh.PublicKey, string, error) {
 	}
 	return k, comment, nil
 }
+
+// PublicKey returns the public half of k without signing: the literal of a
+// `key::` key, the key file itself when it is public, its `.pub` beside
+// it, or else what `ssh-keygen -y` derives (which may ask the passphrase).
+func (k Key) PublicKey() (ssh.PublicKey, error) {
+	if lit, ok := strings.CutPrefix(string(k), "key::"); ok {
+		pub, _, err := ReadPublicKey([]byte(lit))
+		return pub, err
+	}
+	path, err := expandHome(string(k))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range []string{path, path + ".pub"} {
+		if b, err := os.ReadFile(p); err == nil {
+			if pub, _, err := ReadPublicKey(b); err == nil {
+				return pub, nil
+			}
+		}
+	}
+	cmd := exec.Command("ssh-keygen", "-y", "-f", path)
+	cmd.Stdin, cmd.Stderr = os.Stdin, os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the public key of %s (%v): pass --key with the key file", path, err)
+	}
+	pub, _, err := ReadPublicKey(out)
+	return pub, err
+}
+
+// Principals returns the literal principals (no wildcard, no negation)
+// that lines listing key name, in file order: who a key may sign as.
+func (a *AllowedSigners) Principals(key ssh.PublicKey) []string {
+	var out []string
+	for _, s := range a.Signers {
+		if !sameKey(s.Key, key) {
+			continue
+		}
+		for _, p := range strings.Split(s.Principals, ",") {
+			if p != "" && !strings.ContainsAny(p, "*?!") {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// Fingerprint is the key's SHA256 fingerprint, as ssh-keygen -l shows it.
+func Fingerprint(k ssh.PublicKey) string { return ssh.FingerprintSHA256(k) }
