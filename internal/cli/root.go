@@ -49,6 +49,7 @@ func commands() []func(*App) *cobra.Command {
 		newCheckCmd,
 		newCompileCmd,
 		newDemoCmd,
+		newDiffCmd,
 		newHookCmd,
 		newInitCmd,
 		newInstallCmd,

@@ -1,6 +1,7 @@
 package gitx
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -104,4 +105,98 @@ func (r *Repo) ShowFile(rev, path string) ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	return out, true, nil
+}
+
+// TreeFile is one file of a tree listing.
+type TreeFile struct {
+	Path string // relative to the work tree
+	Blob string
+	Size int64
+}
+
+// ListTree lists the files under dir at rev (`git ls-tree -r -l`), with
+// their blob ids and sizes; a missing dir is an empty list.
+func (r *Repo) ListTree(rev, dir string) ([]TreeFile, error) {
+	out, err := r.Git("ls-tree", "-r", "-l", "-z", rev, "--", dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []TreeFile
+	for _, rec := range strings.Split(string(out), "\x00") {
+		meta, path, ok := strings.Cut(rec, "\t")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(meta)
+		if len(f) != 4 || f[1] != "blob" {
+			continue
+		}
+		var size int64
+		fmt.Sscan(f[3], &size)
+		files = append(files, TreeFile{Path: path, Blob: f[2], Size: size})
+	}
+	return files, nil
+}
+
+// BlobTail streams blob id from byte offset on to fn, line by line,
+// without holding the blob in memory.
+func (r *Repo) BlobTail(id string, offset int64, fn func(line []byte) error) error {
+	cmd := exec.Command("git", "cat-file", "blob", id)
+	cmd.Dir = r.WorkTree
+	var se bytes.Buffer
+	cmd.Stderr = &se
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	ferr := scanFrom(out, offset, fn)
+	io.Copy(io.Discard, out)
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("git cat-file blob %s: %s", id, strings.TrimSpace(se.String()))
+	}
+	return ferr
+}
+
+// scanFrom skips offset bytes of rd, then calls fn on each line.
+func scanFrom(rd io.Reader, offset int64, fn func([]byte) error) error {
+	if _, err := io.CopyN(io.Discard, rd, offset); err != nil {
+		return err
+	}
+	br := bufio.NewReaderSize(rd, 1<<16)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			if ferr := fn(bytes.TrimSuffix(line, []byte("\n"))); ferr != nil {
+				return ferr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// FileTail is BlobTail for a file in the work tree.
+func FileTail(path string, offset int64, fn func(line []byte) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return scanFrom(f, offset, fn)
+}
+
+// MergeBaseUpstream is the merge base of HEAD with its upstream branch.
+func (r *Repo) MergeBaseUpstream() (string, error) {
+	out, err := r.Git("merge-base", "HEAD", "@{upstream}")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
 }
