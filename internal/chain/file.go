@@ -58,6 +58,11 @@ func (c *File) Append(e Entry) (Entry, error) {
 	}
 	line, e, err := c.seal(e, last)
 	if err != nil {
+		if created {
+			// Nothing was written: leave no empty chain behind (a refused
+			// signature changes nothing, docs/signing.md#amending-a-loop-file).
+			os.Remove(c.Path)
+		}
 		return Entry{}, err
 	}
 	if err := writeLine(f, c.Path, line, created); err != nil {
