@@ -60,6 +60,7 @@ func commands() []func(*App) *cobra.Command {
 		newShowCmd,
 		newSignersCmd,
 		newTemplatesCmd,
+		newTextconvCmd,
 		newUninstallCmd,
 		newVersionCmd,
 	}
