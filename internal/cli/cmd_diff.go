@@ -67,12 +67,12 @@ func runDiff(app *App, format string, args []string) error {
 	if err != nil {
 		return Failf("%v", err)
 	}
+	changes := warrantdiff.Compare(base, head)
 	for _, s := range []*warrantdiff.Snapshot{base, head} {
 		for _, e := range s.Errors {
 			fmt.Fprintf(app.IO.Err, "warning: %v (left out of the diff)\n", e)
 		}
 	}
-	changes := warrantdiff.Compare(base, head)
 	signers, err := warrantdiff.ParseSigners(base)
 	if err != nil {
 		return Failf("the base's allowed_signers cannot be read, so no amend can be verified: %v", err)

@@ -62,10 +62,10 @@ var (
 // allowed_signers.
 func Compare(base, head *Snapshot) []Change {
 	names := map[string]bool{}
-	for n := range base.Loops {
+	for _, n := range base.Names() {
 		names[n] = true
 	}
-	for n := range head.Loops {
+	for _, n := range head.Names() {
 		names[n] = true
 	}
 	sorted := make([]string, 0, len(names))
@@ -75,15 +75,18 @@ func Compare(base, head *Snapshot) []Change {
 	sort.Strings(sorted)
 	var out []Change
 	for _, n := range sorted {
-		b, h := base.Loops[n], head.Loops[n]
 		switch {
-		case b == nil:
-			out = append(out, loopAdded(h)...)
-		case h == nil:
+		case !base.Has(n):
+			if h := head.Loop(n); h != nil {
+				out = append(out, loopAdded(h)...)
+			}
+		case !head.Has(n):
 			out = append(out, Change{Loop: n, Op: OpLoopRemoved, Kind: Widening,
 				Why: "a deleted loop's hard stops and ask entries no longer apply"})
-		case b.Digest != h.Digest:
-			out = append(out, compareLoop(b, h)...)
+		case base.blobs[n] != head.blobs[n]:
+			if b, h := base.Loop(n), head.Loop(n); b != nil && h != nil {
+				out = append(out, compareLoop(b, h)...)
+			}
 		}
 	}
 	return append(out, compareSigners(base.Signers, head.Signers)...)

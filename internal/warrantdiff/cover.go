@@ -31,15 +31,25 @@ var amendMarker = []byte(`"kind":"amend"`)
 // chain only from base's end on, and verifies each against signers (base's
 // allowed_signers: a change cannot bring its own signer).
 func NewAmends(repo *gitx.Repo, base, head *Snapshot, signers *sign.AllowedSigners) ([]Found, error) {
-	paths := make([]string, 0, len(head.Chains))
-	for p := range head.Chains {
+	var paths, baseIDs []string
+	for p, id := range head.chains {
+		if head.rev != "" && id == base.chains[p] {
+			continue // same blob: nothing new
+		}
 		paths = append(paths, p)
+		if b := base.chains[p]; b != "" {
+			baseIDs = append(baseIDs, b)
+		}
 	}
 	sort.Strings(paths)
+	sizes, err := repo.BlobSizes(baseIDs)
+	if err != nil {
+		return nil, err
+	}
 	var out []Found
 	for _, p := range paths {
-		from := base.Chains[p]
-		if head.Chains[p] <= from || (head.rev != "" && head.blobs[p] == base.blobs[p]) {
+		from := sizes[base.chains[p]]
+		if head.rev == "" && head.sizes[p] <= from {
 			continue
 		}
 		name := strings.TrimSuffix(path.Base(p), ".jsonl")
@@ -59,11 +69,10 @@ func NewAmends(repo *gitx.Repo, base, head *Snapshot, signers *sign.AllowedSigne
 			out = append(out, f)
 			return nil
 		}
-		var err error
 		if head.rev == "" {
-			err = gitx.FileTail(filepath.Join(head.root, filepath.FromSlash(p)), from, fn)
+			err = gitx.FileTail(filepath.Join(repo.WorkTree, filepath.FromSlash(p)), from, fn)
 		} else {
-			err = repo.BlobTail(head.blobs[p], from, fn)
+			err = repo.BlobTail(head.chains[p], from, fn)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("reading new entries of %s: %w", p, err)

@@ -6,8 +6,6 @@
 package warrantdiff
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -18,79 +16,91 @@ import (
 )
 
 // Snapshot is a project's warrant at one revision, or in the work tree.
+// Loop files are identified by blob id and parsed only when a comparison
+// needs them: a diff touching 3 of 100 loops parses 6 files.
 type Snapshot struct {
-	Label   string                 // "work tree" or the revision
-	Loops   map[string]*loops.Loop // by name
-	Errors  []error                // loop files that did not parse
-	Signers []byte                 // allowed_signers; nil when absent
-	// Chains maps each chain file (work-tree relative, slash-separated) to
-	// its size, so new entries can be read from where the base ends.
-	Chains map[string]int64
-	blobs  map[string]string // chain file → blob id, at a revision
+	Label   string // "work tree" or the revision as given
+	Signers []byte // allowed_signers; empty when absent
+	// Errors are loop files that did not parse, in the order met.
+	Errors []error
+
+	repo   *gitx.Repo
 	rev    string            // "" for the work tree
-	root   string            // the work tree, to read chain files from
+	dir    string            // the project directory (relative, at a revision)
+	blobs  map[string]string // loop name → blob id (hex)
+	data   map[string][]byte // loop name → bytes, for the work tree
+	parsed map[string]*loops.Loop
+	failed map[string]bool
+	// chains maps each chain file (work-tree relative, slash-separated)
+	// to its blob id at a revision, or to "" in the work tree.
+	chains map[string]string
+	sizes  map[string]int64 // chain sizes, in the work tree
 }
 
 // FromRev reads the snapshot at rev from Git objects; projRel is the
 // project directory relative to the work tree (".gitwarrant").
 func FromRev(repo *gitx.Repo, projRel, rev string) (*Snapshot, error) {
-	if _, err := repo.Git("rev-parse", "-q", "--verify", rev+"^{commit}"); err != nil {
-		return nil, fmt.Errorf("%s is not a commit in this repository — give a branch, tag or commit id", rev)
-	}
-	s := &Snapshot{Label: rev, Loops: map[string]*loops.Loop{}, Chains: map[string]int64{}, blobs: map[string]string{}, rev: rev}
-	files, err := repo.ListTree(rev, projRel)
+	c, err := repo.ResolveCommit(rev)
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
-	var loopFiles []gitx.TreeFile
-	signersPath := path.Join(projRel, "allowed_signers")
-	for _, f := range files {
-		switch {
-		case path.Dir(f.Path) == path.Join(projRel, "loops") && strings.HasSuffix(f.Path, loops.FileSuffix):
-			loopFiles = append(loopFiles, f)
-			ids = append(ids, f.Blob)
-		case f.Path == signersPath:
-			ids = append(ids, f.Blob)
-		case path.Dir(f.Path) == path.Join(projRel, "record") && strings.HasSuffix(f.Path, ".jsonl"):
-			s.Chains[f.Path] = f.Size
-			s.blobs[f.Path] = f.Blob
-		}
-	}
-	blobs, err := repo.ReadBlobs(ids)
+	s := newSnapshot(repo, rev)
+	s.rev, s.dir = c.String(), projRel
+	top, err := repo.DirAt(c, projRel)
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range files {
-		if f.Path == signersPath {
-			s.Signers = blobs[f.Blob]
-			if s.Signers == nil {
-				s.Signers = []byte{}
-			}
+	if id, ok := top["allowed_signers"]; ok {
+		if s.Signers, err = repo.Blob(id); err != nil {
+			return nil, err
 		}
 	}
-	for _, f := range loopFiles {
-		s.add(loops.Parse(rev+":"+f.Path, blobs[f.Blob]))
+	ls, err := repo.DirAt(c, path.Join(projRel, "loops"))
+	if err != nil {
+		return nil, err
+	}
+	for name, id := range ls {
+		if n, ok := strings.CutSuffix(name, loops.FileSuffix); ok && !strings.HasPrefix(name, ".#") {
+			s.blobs[n] = id
+		}
+	}
+	rs, err := repo.DirAt(c, path.Join(projRel, "record"))
+	if err != nil {
+		return nil, err
+	}
+	for name, id := range rs {
+		if strings.HasSuffix(name, ".jsonl") {
+			s.chains[path.Join(projRel, "record", name)] = id
+		}
 	}
 	return s, nil
 }
 
-// FromWorkTree reads the snapshot from the files on disk.
+func newSnapshot(repo *gitx.Repo, label string) *Snapshot {
+	return &Snapshot{Label: label, repo: repo, blobs: map[string]string{}, data: map[string][]byte{},
+		parsed: map[string]*loops.Loop{}, failed: map[string]bool{}, chains: map[string]string{}, sizes: map[string]int64{}}
+}
+
+// FromWorkTree reads the snapshot from the files on disk under projDir.
 func FromWorkTree(repo *gitx.Repo, projDir string) (*Snapshot, error) {
-	s := &Snapshot{Label: "work tree", Loops: map[string]*loops.Loop{}, Chains: map[string]int64{}}
-	if repo != nil {
-		s.root = repo.WorkTree
-	}
-	ls, errs := loops.LoadDir(filepath.Join(projDir, "loops"))
-	if len(errs) == 1 && len(ls) == 0 {
-		if _, err := os.Stat(filepath.Join(projDir, "loops")); errors.Is(err, os.ErrNotExist) {
-			errs = nil
+	s := newSnapshot(repo, "work tree")
+	s.dir = projDir
+	entries, _ := os.ReadDir(filepath.Join(projDir, "loops"))
+	for _, e := range entries {
+		n, ok := strings.CutSuffix(e.Name(), loops.FileSuffix)
+		if !ok || strings.HasPrefix(e.Name(), ".#") {
+			continue
 		}
+		// LoadFile's rules (no symlinks, size limit) apply when parsed;
+		// here the bytes only give the blob id.
+		b, err := os.ReadFile(filepath.Join(projDir, "loops", e.Name()))
+		if err != nil {
+			s.Errors = append(s.Errors, err)
+			continue
+		}
+		s.data[n] = b
+		s.blobs[n] = strings.TrimPrefix(loops.BlobID(b), "git:")
 	}
-	for _, l := range ls {
-		s.add(l, nil)
-	}
-	s.Errors = append(s.Errors, errs...)
 	if b, err := os.ReadFile(filepath.Join(projDir, "allowed_signers")); err == nil {
 		s.Signers = b
 	}
@@ -100,21 +110,53 @@ func FromWorkTree(repo *gitx.Repo, projDir string) (*Snapshot, error) {
 		if err != nil {
 			continue
 		}
-		rel := m
-		if repo != nil {
-			if r, err := repo.Rel(m); err == nil {
-				rel = r
-			}
+		rel, err := repo.Rel(m)
+		if err != nil {
+			continue
 		}
-		s.Chains[rel] = fi.Size()
+		s.chains[rel] = ""
+		s.sizes[rel] = fi.Size()
 	}
 	return s, nil
 }
 
-func (s *Snapshot) add(l *loops.Loop, err error) {
-	if err != nil {
-		s.Errors = append(s.Errors, err)
-		return
+// Names lists the loops present.
+func (s *Snapshot) Names() []string {
+	out := make([]string, 0, len(s.blobs))
+	for n := range s.blobs {
+		out = append(out, n)
 	}
-	s.Loops[l.Name] = l
+	return out
+}
+
+// Has reports whether loop name exists (whether or not it parses).
+func (s *Snapshot) Has(name string) bool { _, ok := s.blobs[name]; return ok }
+
+// Loop parses loop name once; nil when absent or when it does not parse
+// (the error is added to Errors).
+func (s *Snapshot) Loop(name string) *loops.Loop {
+	if l, ok := s.parsed[name]; ok || s.failed[name] {
+		return l
+	}
+	id, ok := s.blobs[name]
+	if !ok {
+		return nil
+	}
+	var l *loops.Loop
+	var err error
+	if s.rev == "" {
+		l, err = loops.LoadFile(filepath.Join(s.dir, "loops", name+loops.FileSuffix))
+	} else {
+		var b []byte
+		if b, err = s.repo.Blob(id); err == nil {
+			l, err = loops.Parse(s.Label+":"+path.Join(s.dir, "loops", name+loops.FileSuffix), b)
+		}
+	}
+	if err != nil {
+		s.failed[name] = true
+		s.Errors = append(s.Errors, err)
+		return nil
+	}
+	s.parsed[name] = l
+	return l
 }
