@@ -19,7 +19,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/bench/lib.sh"
 command -v hyperfine >/dev/null 2>&1 || { echo "bench/diff.sh needs hyperfine: apt-get install -y hyperfine" >&2; exit 1; }
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+[ -n "${KEEP:-}" ] && echo "keeping $work" >&2 || trap 'rm -rf "$work"' EXIT
 
 echo "building gitwarrant and mkchain…" >&2
 (cd "$here" && go build -o "$work/gitwarrant" ./cmd/gitwarrant && go build -o "$work/mkchain" ./bench/mkchain)
