@@ -67,7 +67,31 @@ func EditList(path string, src []byte, list, entry string, remove bool) ([]byte,
 		return nil, &Error{File: path, Msg: err.Error(), Hint: "edit the file by hand, then sign the change with `gitwarrant amend`"}
 	}
 	result := []byte(strings.Join(out, ""))
-	return result, checkEdit(path, result, list, Texts(old), entry, remove)
+	if err := checkEdit(path, result, list, Texts(old), entry, remove); err != nil {
+		return nil, err
+	}
+	return result, checkRest(path, before, result, list)
+}
+
+// checkRest holds every other list, and the fields an agent is told, to
+// what they were: an edit of one list must not touch another.
+func checkRest(path string, before *Loop, result []byte, list string) error {
+	after, err := Parse(path, result)
+	if err != nil {
+		return err
+	}
+	for _, l := range AmendLists {
+		b, _ := before.ItemsOf(l)
+		a, _ := after.ItemsOf(l)
+		if l != list && !slices.Equal(Texts(b), Texts(a)) {
+			return &Error{File: path, Msg: fmt.Sprintf("the edit would change %s too; nothing was changed", l), Hint: "edit the file by hand, then sign the change with `gitwarrant amend`"}
+		}
+	}
+	if before.Name != after.Name || before.Description != after.Description || before.Brief != after.Brief || before.Procedure != after.Procedure ||
+		!slices.Equal(Texts(before.Record), Texts(after.Record)) || !slices.Equal(Texts(before.Triggers), Texts(after.Triggers)) {
+		return &Error{File: path, Msg: "the edit would change more than the list; nothing was changed", Hint: "edit the file by hand, then sign the change with `gitwarrant amend`"}
+	}
+	return nil
 }
 
 // checkEdit parses the edited file and holds it to the intended list.
@@ -274,9 +298,11 @@ func flowEnd(r []rune, open int) int {
 }
 
 // scanFlow returns the index of the next `]` (or, unless toClose, `,`)
-// outside single or double quotes, from i.
+// outside quoted scalars, from i. A quote opens a quoted scalar only where
+// a scalar starts (after `[`, `,` or blanks): in `0"` it is plain text.
 func scanFlow(r []rune, i int, toClose bool) int {
 	var q rune
+	start := true
 	for ; i < len(r); i++ {
 		c := r[i]
 		switch {
@@ -289,10 +315,17 @@ func scanFlow(r []rune, i int, toClose bool) int {
 			}
 			q = 0
 		case q != 0:
-		case c == '"' || c == '\'':
+		case (c == '"' || c == '\'') && start:
 			q = c
-		case c == ']' || (!toClose && c == ','):
-			return i
+		case c == ']' || c == ',':
+			if c == ']' || !toClose {
+				return i
+			}
+			start = true
+			continue
+		}
+		if c != ' ' && c != '\t' {
+			start = c == '['
 		}
 	}
 	return len(r)

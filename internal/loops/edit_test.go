@@ -68,6 +68,16 @@ func TestEditList(t *testing.T) {
 			[]string{`reserved: [signing releases]`}, []string{`reserved: []`}},
 		{"never remove", "never", "force-push to main", true,
 			[]string{`    - force-push to main`}, nil},
+		{"typed entry", "read", "Bash(git log *)", false,
+			[]string{`  read: [the repository, "CI logs"]   # flow`}, []string{`  read: [the repository, "CI logs", Bash(git log *)]   # flow`}},
+		{"typed entry with a comma", "change", "Edit(src/**, docs/**)", false,
+			nil, []string{`    - Edit(src/**, docs/**)`}},
+		{"entry with a hash", "read", "issue #12", false,
+			[]string{`  read: [the repository, "CI logs"]   # flow`}, []string{`  read: [the repository, "CI logs", "issue #12"]   # flow`}},
+		{"entry starting with a star", "change", "*.md files", false,
+			nil, []string{`    - "*.md files"`}},
+		{"entry with a quote", "read", `the "main" branch`, false,
+			[]string{`  read: [the repository, "CI logs"]   # flow`}, []string{`  read: [the repository, "CI logs", the "main" branch]   # flow`}},
 		{"entry looking like a number", "read", "1.5", false,
 			[]string{`  read: [the repository, "CI logs"]   # flow`}, []string{`  read: [the repository, "CI logs", "1.5"]   # flow`}},
 	} {
@@ -105,4 +115,29 @@ func TestEditListCRLFAndErrors(t *testing.T) {
 			t.Errorf("%v: got %v, want %q", c, err, c.want)
 		}
 	}
+}
+
+// FuzzEditListRoundTrip: whatever the entry, adding it and removing it
+// again gives back the file byte for byte, and the added file holds it.
+func FuzzEditListRoundTrip(f *testing.F) {
+	for _, s := range []string{"x", "a, b", "#c", "'q'", `"d"`, "- e", "1", "yes", "~", "Bash(git push *)", "x: y", "[z]", "a #b", "é"} {
+		f.Add(s, "read")
+		f.Add(s, "change")
+	}
+	f.Fuzz(func(t *testing.T, entry, list string) {
+		if list != "read" && list != "change" && list != "never" {
+			return
+		}
+		added, err := EditList("deploy.loop.md", []byte(editBase), list, entry, false)
+		if err != nil {
+			return // refused (empty, present already, or unrepresentable): nothing to check
+		}
+		back, err := EditList("deploy.loop.md", added, list, entry, true)
+		if err != nil {
+			t.Fatalf("added %q to %s but cannot remove it: %v\n%s", entry, list, err, added)
+		}
+		if string(back) != editBase {
+			t.Fatalf("add+remove of %q changed the file:\n%s", entry, back)
+		}
+	})
 }
