@@ -1,6 +1,7 @@
 package warrantdiff
 
 import (
+	"maps"
 	"sort"
 	"strings"
 
@@ -24,6 +25,8 @@ const (
 	OpRemove      = "remove"
 	OpLoopAdded   = "loop added"
 	OpLoopRemoved = "loop removed"
+	OpExtends     = "extends"
+	OpAbstract    = "abstract"
 )
 
 // SignersList names allowed_signers as the "list" of its changes (and the
@@ -52,11 +55,8 @@ type Cover struct {
 	Seq    int64
 }
 
-// allowLists grant; stopLists hold back.
-var (
-	allowLists = []string{"read", "draft", "change", "send"}
-	stopLists  = []string{"ask", "never", "reserved"}
-)
+// allowLists grant; the others (ask, never, reserved) hold back.
+var allowLists = []string{"read", "draft", "change", "send"}
 
 // Compare lists every change from base to head, loops in name order, then
 // allowed_signers.
@@ -74,30 +74,32 @@ func Compare(base, head *Snapshot) []Change {
 	}
 	sort.Strings(sorted)
 	var out []Change
+	if maps.Equal(base.blobs, head.blobs) {
+		return append(out, compareSigners(base.Signers, head.Signers)...)
+	}
 	for _, n := range sorted {
 		switch {
 		case !base.Has(n):
-			if h := head.Loop(n); h != nil {
-				out = append(out, loopAdded(h)...)
-			}
+			out = append(out, loopAdded(head, n)...)
 		case !head.Has(n):
 			out = append(out, Change{Loop: n, Op: OpLoopRemoved, Kind: Widening,
 				Why: "a deleted loop's hard stops and ask entries no longer apply"})
-		case base.blobs[n] != head.blobs[n]:
-			if b, h := base.Loop(n), head.Loop(n); b != nil && h != nil {
-				out = append(out, compareLoop(b, h)...)
-			}
+		case affected(base, head, n):
+			out = append(out, compareResolved(base, head, n)...)
 		}
 	}
 	return append(out, compareSigners(base.Signers, head.Signers)...)
 }
 
-func loopAdded(h *loops.Loop) []Change {
+func loopAdded(head *Snapshot, name string) []Change {
+	lists, ok := head.resolved(name)
+	if !ok {
+		return nil
+	}
 	var out []Change
 	for _, list := range loops.AmendLists {
-		items, _ := h.ItemsOf(list)
-		for _, it := range items {
-			c := Change{Loop: h.Name, List: list, Op: OpAdd, Entry: it.Text, Line: it.Line}
+		for _, it := range lists[list] {
+			c := Change{Loop: name, List: list, Op: OpAdd, Entry: it.Text, Line: it.Line, Via: it.From}
 			if isAllow(list) {
 				c.Kind, c.Why = Widening, "a new loop's "+list+" entry"
 			} else {
@@ -107,36 +109,7 @@ func loopAdded(h *loops.Loop) []Change {
 		}
 	}
 	if len(out) == 0 {
-		out = append(out, Change{Loop: h.Name, Op: OpLoopAdded, Kind: Narrowing, Why: "a new loop with no entries grants nothing"})
-	}
-	return out
-}
-
-// compareLoop diffs each list as a multiset of entry texts.
-func compareLoop(b, h *loops.Loop) []Change {
-	var out []Change
-	for _, list := range loops.AmendLists {
-		bi, _ := b.ItemsOf(list)
-		hi, _ := h.ItemsOf(list)
-		removed, added := multisetDiff(bi, hi)
-		for _, it := range removed {
-			c := Change{Loop: h.Name, List: list, Op: OpRemove, Entry: it.Text, Line: it.Line}
-			if isAllow(list) {
-				c.Kind, c.Why = Narrowing, "removed from "+list
-			} else {
-				c.Kind, c.Why = Widening, "removed from "+list+": it no longer holds anything back"
-			}
-			out = append(out, c)
-		}
-		for _, it := range added {
-			c := Change{Loop: h.Name, List: list, Op: OpAdd, Entry: it.Text, Line: it.Line}
-			if isAllow(list) {
-				c.Kind, c.Why = Widening, "added to "+list
-			} else {
-				c.Kind, c.Why = Narrowing, "added to "+list
-			}
-			out = append(out, c)
-		}
+		out = append(out, Change{Loop: name, Op: OpLoopAdded, Kind: Narrowing, Why: "a new loop with no entries grants nothing"})
 	}
 	return out
 }

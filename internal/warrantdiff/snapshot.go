@@ -29,8 +29,9 @@ type Snapshot struct {
 	dir    string            // the project directory (relative, at a revision)
 	blobs  map[string]string // loop name → blob id (hex)
 	data   map[string][]byte // loop name → bytes, for the work tree
-	parsed map[string]*loops.Loop
-	failed map[string]bool
+	parsed  map[string]*loops.Loop
+	failed  map[string]bool
+	parents map[string]string // loop → the loop it extends ("" for none)
 	// chains maps each chain file (work-tree relative, slash-separated)
 	// to its blob id at a revision, or to "" in the work tree.
 	chains map[string]string
@@ -78,7 +79,7 @@ func FromRev(repo *gitx.Repo, projRel, rev string) (*Snapshot, error) {
 
 func newSnapshot(repo *gitx.Repo, label string) *Snapshot {
 	return &Snapshot{Label: label, repo: repo, blobs: map[string]string{}, data: map[string][]byte{},
-		parsed: map[string]*loops.Loop{}, failed: map[string]bool{}, chains: map[string]string{}, sizes: map[string]int64{}}
+		parsed: map[string]*loops.Loop{}, failed: map[string]bool{}, parents: map[string]string{}, chains: map[string]string{}, sizes: map[string]int64{}}
 }
 
 // FromWorkTree reads the snapshot from the files on disk under projDir.
@@ -91,9 +92,15 @@ func FromWorkTree(repo *gitx.Repo, projDir string) (*Snapshot, error) {
 		if !ok || strings.HasPrefix(e.Name(), ".#") {
 			continue
 		}
-		// LoadFile's rules (no symlinks, size limit) apply when parsed;
-		// here the bytes only give the blob id.
-		b, err := os.ReadFile(filepath.Join(projDir, "loops", e.Name()))
+		// A symlink or other non-regular file is refused as loading
+		// refuses it (docs/loop-format.md#frontmatter).
+		path := filepath.Join(projDir, "loops", e.Name())
+		if !e.Type().IsRegular() {
+			_, err := loops.LoadFile(path)
+			s.Errors = append(s.Errors, err)
+			continue
+		}
+		b, err := os.ReadFile(path)
 		if err != nil {
 			s.Errors = append(s.Errors, err)
 			continue
@@ -138,19 +145,13 @@ func (s *Snapshot) Loop(name string) *loops.Loop {
 	if l, ok := s.parsed[name]; ok || s.failed[name] {
 		return l
 	}
-	id, ok := s.blobs[name]
-	if !ok {
+	if _, ok := s.blobs[name]; !ok {
 		return nil
 	}
+	b, err := s.bytesOf(name)
 	var l *loops.Loop
-	var err error
-	if s.rev == "" {
-		l, err = loops.LoadFile(filepath.Join(s.dir, "loops", name+loops.FileSuffix))
-	} else {
-		var b []byte
-		if b, err = s.repo.Blob(id); err == nil {
-			l, err = loops.Parse(s.Label+":"+path.Join(s.dir, "loops", name+loops.FileSuffix), b)
-		}
+	if err == nil {
+		l, err = loops.Parse(s.Label+":"+path.Join(s.dir, "loops", name+loops.FileSuffix), b)
 	}
 	if err != nil {
 		s.failed[name] = true
@@ -159,4 +160,20 @@ func (s *Snapshot) Loop(name string) *loops.Loop {
 	}
 	s.parsed[name] = l
 	return l
+}
+
+// bytesOf returns a loop file's bytes (read once).
+func (s *Snapshot) bytesOf(name string) ([]byte, error) {
+	if b, ok := s.data[name]; ok {
+		return b, nil
+	}
+	id, ok := s.blobs[name]
+	if !ok {
+		return nil, os.ErrNotExist
+	}
+	b, err := s.repo.Blob(id)
+	if err == nil {
+		s.data[name] = b
+	}
+	return b, err
 }
