@@ -24,11 +24,11 @@ type Snapshot struct {
 	// Errors are loop files that did not parse, in the order met.
 	Errors []error
 
-	repo   *gitx.Repo
-	rev    string            // "" for the work tree
-	dir    string            // the project directory (relative, at a revision)
-	blobs  map[string]string // loop name → blob id (hex)
-	data   map[string][]byte // loop name → bytes, for the work tree
+	repo    *gitx.Repo
+	rev     string            // "" for the work tree
+	dir     string            // the project directory (relative, at a revision)
+	blobs   map[string]string // loop name → blob id (hex)
+	data    map[string][]byte // loop name → bytes, for the work tree
 	parsed  map[string]*loops.Loop
 	failed  map[string]bool
 	parents map[string]string // loop → the loop it extends ("" for none)
