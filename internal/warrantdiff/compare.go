@@ -26,6 +26,7 @@ const (
 	OpLoopAdded   = "loop added"
 	OpLoopRemoved = "loop removed"
 	OpExtends     = "extends"
+	OpUnreadable  = "does not parse"
 	OpAbstract    = "abstract"
 )
 
@@ -79,6 +80,9 @@ func Compare(base, head *Snapshot) []Change {
 	}
 	for _, n := range sorted {
 		switch {
+		case head.Has(n) && (!base.Has(n) || base.blobs[n] != head.blobs[n]) && head.Loop(n) == nil:
+			out = append(out, Change{Loop: n, Op: OpUnreadable, Kind: Widening,
+				Why: "the loop file does not parse, so what it allows cannot be read"})
 		case !base.Has(n):
 			out = append(out, loopAdded(head, n)...)
 		case !head.Has(n):
