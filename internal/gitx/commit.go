@@ -139,8 +139,13 @@ func (r *Repo) ListTree(rev, dir string) ([]TreeFile, error) {
 }
 
 // BlobTail streams blob id from byte offset on to fn, line by line,
-// without holding the blob in memory.
+// without holding the blob in memory: a loose blob is inflated in process,
+// a packed one through `git cat-file`.
 func (r *Repo) BlobTail(id string, offset int64, fn func(line []byte) error) error {
+	if rc, _, err := r.openLoose(id); err == nil {
+		defer rc.Close()
+		return scanFrom(rc, offset, fn)
+	}
 	cmd := exec.Command("git", "cat-file", "blob", id)
 	cmd.Dir = r.WorkTree
 	var se bytes.Buffer
