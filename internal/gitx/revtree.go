@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
