@@ -47,13 +47,8 @@ func NewAmends(repo *gitx.Repo, base, head *Snapshot, signers *sign.AllowedSigne
 		return nil, err
 	}
 	var out []Found
-	for _, p := range paths {
-		from := sizes[base.chains[p]]
-		if head.rev == "" && head.sizes[p] <= from {
-			continue
-		}
-		name := strings.TrimSuffix(path.Base(p), ".jsonl")
-		fn := func(line []byte) error {
+	add := func(name string) func([]byte) error {
+		return func(line []byte) error {
 			if !bytes.Contains(line, amendMarker) {
 				return nil
 			}
@@ -69,6 +64,23 @@ func NewAmends(repo *gitx.Repo, base, head *Snapshot, signers *sign.AllowedSigne
 			out = append(out, f)
 			return nil
 		}
+	}
+	writers := make([]string, 0, len(head.folders))
+	for w := range head.folders {
+		writers = append(writers, w)
+	}
+	sort.Strings(writers)
+	for _, w := range writers {
+		if err := folderAmends(base, head, w, add(w)); err != nil {
+			return nil, fmt.Errorf("reading new entries of %s: %w", w, err)
+		}
+	}
+	for _, p := range paths {
+		from := sizes[base.chains[p]]
+		if head.rev == "" && head.sizes[p] <= from {
+			continue
+		}
+		fn := add(strings.TrimSuffix(path.Base(p), ".jsonl"))
 		if head.rev == "" {
 			err = gitx.FileTail(filepath.Join(repo.WorkTree, filepath.FromSlash(p)), from, fn)
 		} else {

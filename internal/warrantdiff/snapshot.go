@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 )
 
@@ -36,6 +37,10 @@ type Snapshot struct {
 	// to its blob id at a revision, or to "" in the work tree.
 	chains map[string]string
 	sizes  map[string]int64 // chain sizes, in the work tree
+	// folders holds each writer's chain kept as a folder of segment files
+	// (segments.go).
+	folders map[string][]seg
+	commit  plumbing.Hash // zero for the work tree
 }
 
 // FromRev reads the snapshot at rev from Git objects; projRel is the
@@ -46,7 +51,7 @@ func FromRev(repo *gitx.Repo, projRel, rev string) (*Snapshot, error) {
 		return nil, err
 	}
 	s := newSnapshot(repo, rev)
-	s.rev, s.dir = c.String(), projRel
+	s.rev, s.dir, s.commit = c.String(), projRel, c
 	top, err := repo.DirAt(c, projRel)
 	if err != nil {
 		return nil, err
@@ -74,12 +79,12 @@ func FromRev(repo *gitx.Repo, projRel, rev string) (*Snapshot, error) {
 			s.chains[path.Join(projRel, "record", name)] = id
 		}
 	}
-	return s, nil
+	return s, s.addFolderRev(path.Join(projRel, "record"), rs)
 }
 
 func newSnapshot(repo *gitx.Repo, label string) *Snapshot {
 	return &Snapshot{Label: label, repo: repo, blobs: map[string]string{}, data: map[string][]byte{},
-		parsed: map[string]*loops.Loop{}, failed: map[string]bool{}, parents: map[string]string{}, chains: map[string]string{}, sizes: map[string]int64{}}
+		parsed: map[string]*loops.Loop{}, failed: map[string]bool{}, parents: map[string]string{}, chains: map[string]string{}, sizes: map[string]int64{}, folders: map[string][]seg{}}
 }
 
 // FromWorkTree reads the snapshot from the files on disk under projDir.
@@ -111,6 +116,7 @@ func FromWorkTree(repo *gitx.Repo, projDir string) (*Snapshot, error) {
 	if b, err := os.ReadFile(filepath.Join(projDir, "allowed_signers")); err == nil {
 		s.Signers = b
 	}
+	s.addFolderWorkTree(filepath.Join(projDir, "record"))
 	matches, _ := filepath.Glob(filepath.Join(projDir, "record", "*.jsonl"))
 	for _, m := range matches {
 		fi, err := os.Stat(m)
