@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Snapshot is a project's warrant at one revision, or in the work tree.
