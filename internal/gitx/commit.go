@@ -32,7 +32,9 @@ func (r *Repo) CommitOnly(paths []string, msg string, out, errw io.Writer) (stri
 			return "", err
 		}
 	}
-	if _, err := r.gitEnv(env, nil, nil, nil, append([]string{"update-index", "--add", "--"}, paths...)...); err != nil {
+	// add -A takes files and folders (a chain kept as a folder of
+	// segments) as they are in the work tree, deletions included.
+	if _, err := r.gitEnv(env, nil, nil, nil, append([]string{"add", "-A", "--"}, paths...)...); err != nil {
 		return "", err
 	}
 	if _, err := r.gitEnv(env, []byte(msg), out, errw, "commit", "-q", "-F", "-"); err != nil {
