@@ -64,6 +64,8 @@ func TestVerifyAgreesWithSSHKeygen(t *testing.T) {
 	erin, erinPub := genKey(t, dir, "erin", "rsa")
 	frank, frankPub := genKey(t, dir, "frank", "ed25519")
 	grace, gracePub := genKey(t, dir, "grace", "ed25519")
+	heidi, heidiPub := genKey(t, dir, "heidi", "ed25519")
+	ivan, ivanPub := genKey(t, dir, "ivan", "ecdsa")
 
 	allowed := strings.Join([]string{
 		"# people who may sign gitwarrant amends",
@@ -74,6 +76,10 @@ func TestVerifyAgreesWithSSHKeygen(t *testing.T) {
 		`"erin@example.com,*@ops.example.com" namespaces="gitwarrant" ` + erinPub,
 		`*@team.example.com,!intern@team.example.com NAMESPACES="gitw?rr*" ` + frankPub,
 		`grace@example.com namespaces="*,!gitwarrant" ` + gracePub,
+		`# heidi: one line refuses the key, a later one admits it`,
+		`heidi@example.com namespaces="git" ` + heidiPub,
+		`heidi@example.com namespaces="file,gitwarrant" ` + heidiPub,
+		`"ivan the admin" valid-before="20990101Z" ` + ivanPub + ` # trailing words are a comment`,
 	}, "\n") + "\n"
 	as, err := ParseAllowedSigners("allowed_signers", []byte(allowed))
 	if err != nil {
@@ -122,6 +128,10 @@ func TestVerifyAgreesWithSSHKeygen(t *testing.T) {
 		{"namespace and principal patterns", msg, sig(frank), "zoe@team.example.com", in, nil},
 		{"negated principal", msg, sig(frank), "intern@team.example.com", in, ErrUnlisted},
 		{"negated namespace", msg, sig(grace), "grace@example.com", in, ErrNSNotListed},
+		{"a later line admits the key", msg, sig(heidi), "heidi@example.com", in, nil},
+		{"quoted principal with a space", msg, sig(ivan), "ivan the admin", in, nil},
+		{"quoted principal, wrong name", msg, sig(ivan), "ivan", in, ErrUnlisted},
+		{"key listed for someone else", msg, sig(ivan), "heidi@example.com", in, ErrUnlisted},
 		{"signature for another namespace", msg, otherNS, "alice@example.com", in, ErrNamespace},
 	}
 	for _, c := range cases {
