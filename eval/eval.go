@@ -140,6 +140,7 @@ var runners = []runner{
 	{"scenarios", Scenarios},
 	{"adversarial", Adversarial},
 	{"properties", Properties},
+	{"substitution", Substitution},
 	{"tamper", Tamper},
 	{"hookgate", Hookgate},
 	{"warranted", Warranted},

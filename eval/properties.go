@@ -202,7 +202,7 @@ func (p *prop) strictCover() {
 		}
 	}
 	for _, c := range loops.Clauses(p.t) {
-		if len(loops.ContentWords(c)) == 0 {
+		if len(loops.StrictContentWords(c)) == 0 {
 			continue
 		}
 		if !coveredBySpec(p.w.List(string(p.v)), c) {
@@ -216,11 +216,11 @@ func (p *prop) strictCover() {
 }
 
 func coveredBySpec(list []loops.Item, clause string) bool {
-	cw := loops.ContentWords(clause)
+	cw := loops.StrictContentWords(clause)
 	fc := loops.Fold(clause)
 	for _, it := range list {
 		alts := splitAlts(it.Text)
-		if len(alts) == 1 && isAllFillerText(alts[0]) {
+		if len(alts) == 1 && isUniversalText(alts[0]) {
 			return true
 		}
 		for _, a := range alts {
@@ -231,12 +231,27 @@ func coveredBySpec(list []loops.Item, clause string) bool {
 				}
 				continue
 			}
-			if strings.Contains(fc, fa) || subsetWords(loops.ContentWords(a), cw) {
+			if strings.Contains(fc, fa) || subsetWords(loops.StrictContentWords(a), cw) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// isUniversalText reports whether an allow alternative is the spec's
+// `anything`: words, each strict filler or one meaning everything
+// (docs/loop-format.md#strict-filler-words).
+func isUniversalText(s string) bool {
+	if len(strings.Fields(s)) == 0 {
+		return false
+	}
+	for _, w := range loops.StrictContentWords(s) {
+		if !slices.Contains([]string{"anything", "everything", "any", "all", "whatever"}, w) {
+			return false
+		}
+	}
+	return true
 }
 
 func globRE(folded string) *regexp.Regexp {

@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/loops"
@@ -86,7 +87,7 @@ func clean(extra string, stops []string) bool {
 // elaborations lists realistic targets for one allow entry.
 func elaborations(ve verbEntry, stops []string, r *rand.Rand) []string {
 	e := ve.text
-	out := []string{e, "the " + e, casing(e, 0, r), casing(e, 1, r), withFiller(e, 1, r)}
+	out := []string{e, "the " + e, casing(e, 0, r), casing(e, 1, r), withStrictFiller(e, r)}
 	if words := strings.Fields(e); len(words) > 0 {
 		if pl := inflect(strings.ToLower(words[len(words)-1]), 0); pl != "" {
 			out = append(out, strings.Join(append(words[:len(words)-1:len(words)-1], pl), " "))
@@ -111,6 +112,24 @@ func elaborations(ve verbEntry, stops []string, r *rand.Rand) []string {
 		out = append(out, t)
 	}
 	return out
+}
+
+// strictFillers are words an allow entry may lose or gain without changing
+// what it permits (docs/loop-format.md#strict-filler-words). Pronouns and
+// quantifiers (`any`, `our`, `this`) are limits, so inserting one is not an
+// elaboration of the same work.
+var strictFillers = []string{"the", "a", "of", "for", "in", "about"}
+
+// withStrictFiller inserts one strict filler word into s, each confirmed
+// filler by StrictContentWords before use.
+func withStrictFiller(s string, r *rand.Rand) string {
+	f := pick(r, strictFillers)
+	if len(loops.StrictContentWords(f)) != 0 {
+		return s
+	}
+	words := strings.Fields(s)
+	i := r.IntN(len(words) + 1)
+	return strings.Join(slices.Insert(words, i, f), " ")
 }
 
 // warPairs joins two allowed entries of the same verb: every clause is

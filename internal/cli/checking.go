@@ -26,12 +26,14 @@ type checkRequest struct {
 // the error, so callers can fail toward the human.
 func runCheck(p *project.Project, req checkRequest) (loops.Result, *chain.Entry, error) {
 	res := loops.Check(&req.Loop.Warrant, req.Verb, req.Target)
-	if !req.Record {
-		return res, nil, nil
-	}
+	// Opened even when not recording: a repository gitwarrant refuses
+	// (gitx.ErrUnsupported) gets no verdict from any surface.
 	rec, err := record.Open(p)
 	if err != nil {
 		return res, nil, fmt.Errorf("record: %w", err)
+	}
+	if !req.Record {
+		return res, nil, nil
 	}
 	// The loop as it was is named by its Git blob id, which `record verify
 	// --replay` reads back from Git; outside Git there is no object store,
@@ -56,6 +58,19 @@ func runCheck(p *project.Project, req checkRequest) (loops.Result, *chain.Entry,
 		return res, nil, fmt.Errorf("recording the check: %w", err)
 	}
 	return res, &e, nil
+}
+
+// loadJobLoop is loadLoop for commands that act under a loop (check, a
+// pinned install): an abstract loop is a baseline to extend, never checked
+// directly (docs/loop-format.md#extends-and-abstract), so it is refused.
+func loadJobLoop(p *project.Project, name string) (*loops.Loop, error) {
+	l, err := loadLoop(p, name)
+	if err == nil && l.Abstract {
+		return nil, &ExitError{Code: ExitError1,
+			Err:  fmt.Errorf("%s: loop %s is abstract: a baseline other loops extend, not a job to check", l.Path, l.Name),
+			Hint: fmt.Sprintf("check a loop that says `extends: %s`; `gitwarrant list` marks the abstract ones", l.Name)}
+	}
+	return l, err
 }
 
 // loadLoop loads one loop by name from the project, mapping failures to

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/spf13/cobra"
 )
@@ -22,6 +24,7 @@ type checkJSON struct {
 	Verdict string `json:"verdict"`
 	Rule    string `json:"rule"`
 	Reason  string `json:"reason"`
+	From    string `json:"from,omitempty"` // the loop an inherited rule came from (extends)
 	Exit    int    `json:"exit"`
 	Seq     int64  `json:"seq,omitempty"`
 	Hash    string `json:"hash,omitempty"`
@@ -43,7 +46,7 @@ appended to the record unless --no-record is given.` + "\n" + ExitCodesHelp,
 		},
 	}
 	cmd.Flags().BoolVar(&o.noRecord, "no-record", false, "do not append the check to the record")
-	cmd.Flags().BoolVar(&o.json, "json", false, "print the result as JSON")
+	jsonFlag(cmd, &o.json)
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict")
 	return cmd
 }
@@ -65,30 +68,29 @@ func runCheckCmd(app *App, o checkOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	l, err := loadLoop(p, args[0])
+	l, err := loadJobLoop(p, args[0])
 	if err != nil {
 		return err
 	}
 	res, entry, recErr := runCheck(p, checkRequest{Loop: l, Verb: verb, Target: target, Via: "cli", Record: !o.noRecord})
+	if errors.Is(recErr, gitx.ErrUnsupported) {
+		return &ExitError{Code: ExitError1, Err: recErr}
+	}
 	if recErr != nil {
-		// The verdict stands, but an unrecorded check must not look like a
-		// clean one: report it and exit 1 (fail toward the human). A script
-		// reading --json gets no verdict object to misread, only the error.
-		if !o.json {
-			printVerdict(app, l.Name, verb, target, res, o)
-		}
-		return &ExitError{Code: ExitError1, Err: recErr, Hint: "run `gitwarrant record verify` to see the state of the record"}
+		// An unrecorded check gives no verdict: stdout stays empty (no
+		// "ALLOW", no `allow` under -q, no JSON object), so a script that
+		// reads it cannot proceed on a check that left no trace. The
+		// error goes to stderr and the exit is 1 (fail toward the human).
+		return &ExitError{Code: ExitError1, Err: fmt.Errorf("%w — no verdict is given for a check that is not recorded", recErr),
+			Hint: "run `gitwarrant record verify` to see the state of the record"}
 	}
 	if o.json {
 		out := checkJSON{Loop: l.Name, Action: string(verb), Target: target, Verdict: string(res.Verdict),
-			Rule: res.Rule, Reason: res.Reason, Exit: res.Verdict.ExitCode()}
+			Rule: res.Rule, Reason: res.Reason, From: res.From, Exit: res.Verdict.ExitCode()}
 		if entry != nil {
 			out.Seq, out.Hash = entry.Seq, entry.Hash
 		}
-		if err := writeJSON(app.IO.Out, out); err != nil {
-			return err
-		}
-		return Silent(res.Verdict.ExitCode())
+		return emitJSON(app, out, res.Verdict.ExitCode())
 	}
 	printVerdict(app, l.Name, verb, target, res, o)
 	return Silent(res.Verdict.ExitCode())

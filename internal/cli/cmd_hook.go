@@ -19,8 +19,14 @@ func newHookCmd(app *App) *cobra.Command {
 		Short: "entry points that agents and git call: enforce the warrant, anchor the record",
 		Long: `Entry points for the hooks that install writes. You rarely run these by
 hand: Claude Code runs ` + "`gitwarrant hook claude`" + ` before each tool call, and git
-runs the git hooks around each commit.`,
-		Args: cobra.NoArgs,
+runs the git hooks around each commit.
+
+Exit status of a usage error (a missing or unknown hook, a wrong argument
+or flag):
+  2  Claude Code blocks the call, git refuses the commit (an older
+     gitwarrant that does not know a newer hook's name must not let work
+     through: Claude Code takes any other failure as "go ahead")`,
+		Annotations: map[string]string{usageExitAnnotation: "2"},
 	}
 	for _, add := range hookSubcommands {
 		cmd.AddCommand(add(app))

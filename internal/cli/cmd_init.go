@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/project"
 	"github.com/spf13/cobra"
 )
@@ -45,6 +47,11 @@ func runInit(app *App) error {
 	}
 	if filepath.Base(root) == project.DirName || filepath.Base(root) == project.LegacyDirName {
 		root = filepath.Dir(root)
+	}
+	// Said now rather than at the first check: nothing else would work
+	// here (docs/design.md#repositories-gitwarrant-refuses).
+	if _, err := gitx.Discover(root); errors.Is(err, gitx.ErrUnsupported) {
+		return &ExitError{Code: ExitError1, Err: err}
 	}
 	for _, name := range []string{project.DirName, project.LegacyDirName} {
 		d := filepath.Join(root, name)

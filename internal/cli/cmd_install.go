@@ -6,12 +6,14 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/compile"
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/install"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/spf13/cobra"
 )
 
 type installOptions struct {
+	json       bool
 	loop       string
 	strict     bool
 	noHook     bool
@@ -54,6 +56,7 @@ Exit status:
 		},
 	}
 	f := cmd.Flags()
+	jsonFlag(cmd, &o.json)
 	f.StringVar(&o.loop, "loop", "", "pin the Claude Code hook to one loop (every failure then asks)")
 	f.BoolVar(&o.strict, "strict", false, "make the hook ask when no loop covers a call")
 	f.BoolVar(&o.noHook, "no-hook", false, "do not add the Claude Code hook")
@@ -74,13 +77,18 @@ func runInstall(app *App, o installOptions) error {
 	if err != nil {
 		return err
 	}
+	// Refused before anything is planned: the hooks install would put in
+	// place could never record here (docs/design.md#repositories-gitwarrant-refuses).
+	if _, err := gitx.Discover(p.Root); errors.Is(err, gitx.ErrUnsupported) {
+		return &ExitError{Code: ExitError1, Err: err}
+	}
 	ls, errs := loops.LoadDir(p.LoopsDir())
 	if len(errs) > 0 {
 		return &ExitError{Code: ExitError1, Err: errors.Join(errs...),
 			Hint: "fix the loop files first: install compiles every loop, and a loop left out would vanish from the agents' context"}
 	}
 	if o.loop != "" {
-		if _, err := loadLoop(p, o.loop); err != nil {
+		if _, err := loadJobLoop(p, o.loop); err != nil {
 			return err
 		}
 	}
@@ -98,9 +106,15 @@ func runInstall(app *App, o installOptions) error {
 	if err := plan.Apply(); err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
 	}
+	tokens := 0
+	if len(targets) > 0 {
+		tokens = compile.Tokens(opts.Block)
+	}
+	if o.json {
+		return reportPlanJSON(app, plan, tokens)
+	}
 	reportPlan(app, "install", plan)
 	if len(targets) > 0 {
-		tokens := compile.Tokens(opts.Block)
 		fmt.Fprintf(app.IO.Err, "context: ~%d tokens per file", tokens)
 		if tokens > 3000 && !o.index {
 			fmt.Fprint(app.IO.Err, " — consider `gitwarrant install --index` to keep it small")
@@ -155,4 +169,33 @@ func reportPlan(app *App, verb string, plan *install.Plan) {
 	for _, n := range plan.Notices {
 		fmt.Fprintf(app.IO.Err, "note: %s\n", n)
 	}
+}
+
+// planJSON is the stable --json shape of install and uninstall.
+type planJSON struct {
+	Changes  []planChangeJSON `json:"changes"`
+	Snippets []string         `json:"snippets"` // text to add by hand to files a hook manager owns
+	Notices  []string         `json:"notices"`  // what was not done, and why
+	// ContextTokens is the approximate size of the compiled block in each
+	// context file (install only).
+	ContextTokens int `json:"context_tokens,omitempty"`
+}
+
+type planChangeJSON struct {
+	Action string `json:"action"` // created, updated, moved, removed
+	Path   string `json:"path"`   // relative to the repository root
+}
+
+// reportPlanJSON prints the plan as JSON; notices still go to stderr too.
+func reportPlanJSON(app *App, plan *install.Plan, tokens int) error {
+	out := planJSON{Changes: []planChangeJSON{}, Snippets: []string{}, Notices: []string{}, ContextTokens: tokens}
+	for _, c := range plan.Changes {
+		out.Changes = append(out.Changes, planChangeJSON{Action: c.Action(), Path: c.Rel})
+	}
+	out.Snippets = append(out.Snippets, plan.Snippets...)
+	out.Notices = append(out.Notices, plan.Notices...)
+	for _, n := range plan.Notices {
+		fmt.Fprintf(app.IO.Err, "note: %s\n", n)
+	}
+	return emitJSON(app, out, ExitOK)
 }

@@ -47,7 +47,7 @@ Exit status:
 			return runMatch(app, asJSON, args)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the candidates as JSON")
+	jsonFlag(cmd, &asJSON)
 	return cmd
 }
 
@@ -77,10 +77,7 @@ func runMatch(app *App, asJSON bool, args []string) error {
 			out.Candidates = append(out.Candidates, matchCandidateJSON{
 				Loop: c.Loop.Name, Description: c.Loop.Description, Score: c.Score, Why: c.Why})
 		}
-		if err := writeJSON(app.IO.Out, out); err != nil {
-			return err
-		}
-		return Silent(code)
+		return emitJSON(app, out, code)
 	}
 	printMatch(app, task, cands)
 	return Silent(code)

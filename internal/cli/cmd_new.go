@@ -25,8 +25,14 @@ With --template, start from a starter template (see ` + "`gitwarrant templates`"
 Without it, answer five questions at the terminal: what the agent must know,
 how the work is done, what it may do without asking, where it must stop, and
 what evidence it owes. An existing loop is never overwritten.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return runNew(app, args[0], tmpl) },
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return Usagef("example: gitwarrant new appeal --template insurance-appeal (`gitwarrant templates` lists them)",
+					"new needs exactly one loop name (got %d argument(s))", len(args))
+			}
+			return runNew(app, args[0], tmpl)
+		},
 	}
 	cmd.Flags().StringVarP(&tmpl, "template", "t", "", "starter template name")
 	return cmd

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -24,7 +23,6 @@ func newRecordCmd(app *App) *cobra.Command {
 		Long: `The record is one SHA-256 hash chain per writer (.gitwarrant/record/<branch>-<clone>.jsonl),
 each entry also committed to refs/gitwarrant/<writer>, and a docket
 record.jsonl read as one more chain.`,
-		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(newRecordAddCmd(app), newRecordLogCmd(app), newRecordVerifyCmd(app), newRecordPushCmd(app))
 	return cmd
@@ -114,14 +112,16 @@ func newRecordLogCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "log [loop]",
 		Short: "show the record, all chains merged by time",
-		Long:  "Show entries from every chain merged by timestamp, each with its chain named." + "\n" + recordExitHelp,
-		Args:  cobra.MaximumNArgs(1),
+		Long: `Show entries from every chain merged by timestamp, each with its chain named.
+With --json, one object per line (JSON Lines): {"chain": …, "entry": …},
+the entry exactly as hashed, with its hash.` + "\n" + recordExitHelp,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRecordLog(app, o, args)
 		},
 	}
 	cmd.Flags().IntVarP(&o.n, "n", "n", 0, "show only the last N entries")
-	cmd.Flags().BoolVar(&o.json, "json", false, "print entries as JSON lines")
+	jsonFlag(cmd, &o.json)
 	return cmd
 }
 
@@ -143,12 +143,12 @@ func runRecordLog(app *App, o recordLogOptions, args []string) error {
 	if o.n > 0 && len(es) > o.n {
 		es = es[len(es)-o.n:]
 	}
-	enc := json.NewEncoder(app.IO.Out)
+	lines := newJSONLines(app.IO.Out)
 	for _, e := range es {
 		if o.json {
 			fields := e.Fields()
 			fields["hash"] = e.Hash
-			if err := enc.Encode(logEntryJSON{Chain: e.Chain, Entry: fields}); err != nil {
+			if err := lines.Write(logEntryJSON{Chain: e.Chain, Entry: fields}); err != nil {
 				return err
 			}
 			continue

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"encoding/hex"
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/record"
@@ -44,6 +46,10 @@ it in a Warrant-Head trailer.
 }
 
 func runRecordVerify(app *App, o recordVerifyOptions) error {
+	if o.head != "" && !isEntryHash(o.head) {
+		return Usagef("pass a head as `gitwarrant record verify` prints it: sha256:<64 hex digits>",
+			"--head %q is not an entry hash", o.head)
+	}
 	r, err := openRecord(app)
 	if err != nil {
 		return err
@@ -135,6 +141,17 @@ func printRefs(w io.Writer, r *record.Record, refs []record.RefCheck) int {
 }
 
 // printHead says where a pinned head sits; false when it is missing.
+// isEntryHash accepts an entry hash with or without its "sha256:" prefix,
+// as chain.Report.HeadStatus does.
+func isEntryHash(s string) bool {
+	s = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "sha256:")
+	if len(s) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
+}
+
 func printHead(w io.Writer, r *record.Record, reports []*chain.Report, head string) bool {
 	for _, rep := range reports {
 		switch st, seq := rep.HeadStatus(head); st {

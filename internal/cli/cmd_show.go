@@ -26,14 +26,31 @@ type loopJSON struct {
 	Record      []string            `json:"record"`
 	Path        string              `json:"path"`
 	Blob        string              `json:"blob"`
+	Abstract    bool                `json:"abstract,omitempty"`
+	Extends     string              `json:"extends,omitempty"`
+	// Inherits lists the loops folded in, oldest first; WarrantFrom names,
+	// for each entry of each list, the loop it came from.
+	Inherits    []string            `json:"inherits,omitempty"`
+	WarrantFrom map[string][]string `json:"warrant_from,omitempty"`
 }
 
 func loopToJSON(l *loops.Loop) loopJSON {
 	w := map[string][]string{}
+	var from map[string][]string
+	if len(l.Inherits) > 0 {
+		from = map[string][]string{}
+	}
 	for _, name := range loops.Lists {
 		w[name] = loops.Texts(l.Warrant.List(name))
+		if from != nil {
+			from[name] = []string{}
+			for _, it := range l.Warrant.List(name) {
+				from[name] = append(from[name], origin(l, it))
+			}
+		}
 	}
 	return loopJSON{
+		Abstract: l.Abstract, Extends: l.Extends.Text, Inherits: l.Inherits, WarrantFrom: from,
 		Name: l.Name, Description: l.Description, Version: l.Version,
 		Triggers: loops.Texts(l.Triggers), Goal: l.Goal, Stop: l.Stop, Budget: l.Budget,
 		Brief: l.Brief, Procedure: l.Procedure, Preamble: l.Preamble, Warrant: w,
@@ -63,7 +80,7 @@ func newShowCmd(app *App) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	jsonFlag(cmd, &asJSON)
 	return cmd
 }
 
@@ -78,9 +95,21 @@ func printLoop(app *App, l *loops.Loop) {
 	}
 	section(out, st.Bold("1. Brief — what to know"), l.Preamble, l.Brief)
 	section(out, st.Bold("2. Procedure — how it is done"), l.Procedure)
-	fmt.Fprintf(out, "\n%s\n", st.Bold("3. Warrant — what it may do without asking"))
+	title := "3. Warrant — what it may do without asking"
+	if l.Abstract {
+		title += " (abstract: a baseline other loops extend, never checked directly)"
+	}
+	if len(l.Inherits) > 0 {
+		title += " (extends " + strings.Join(l.Inherits, " → ") + "; each entry names its loop and line)"
+	}
+	fmt.Fprintf(out, "\n%s\n", st.Bold(title))
 	for _, name := range loops.Lists {
 		items := loops.Texts(l.Warrant.List(name))
+		if len(l.Inherits) > 0 {
+			for i, it := range l.Warrant.List(name) {
+				items[i] += st.Dim(fmt.Sprintf(" (%s:%d)", origin(l, it), it.Line))
+			}
+		}
 		label := name
 		switch name {
 		case "ask":
@@ -92,7 +121,11 @@ func printLoop(app *App, l *loops.Loop) {
 			fmt.Fprintf(out, "  %-7s %s\n", label, st.Dim("—"))
 			continue
 		}
-		fmt.Fprintf(out, "  %-7s %s\n", label, strings.Join(items, " · "))
+		sep := " · "
+		if len(l.Inherits) > 0 {
+			sep = "\n          " // one entry a line, so each origin reads with its entry
+		}
+		fmt.Fprintf(out, "  %-7s %s\n", label, strings.Join(items, sep))
 	}
 	fmt.Fprintf(out, "\n%s\n", st.Bold("4. Reserved — what stays human"))
 	bullets(out, loops.Texts(l.Reserved))
@@ -124,4 +157,12 @@ func bullets(out io.Writer, items []string) {
 	for _, it := range items {
 		fmt.Fprintf(out, "  - %s\n", it)
 	}
+}
+
+// origin names the loop an item of l came from: l itself unless inherited.
+func origin(l *loops.Loop, it loops.Item) string {
+	if it.From != "" {
+		return it.From
+	}
+	return l.Name
 }

@@ -7,6 +7,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// templatesJSON is the stable --json shape of `templates`.
+type templatesJSON struct {
+	Templates []templateJSON `json:"templates"`
+}
+
 type templateJSON struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
@@ -21,11 +26,11 @@ func newTemplatesCmd(app *App) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ts := templates.List()
 			if asJSON {
-				out := make([]templateJSON, 0, len(ts))
+				out := templatesJSON{Templates: make([]templateJSON, 0, len(ts))}
 				for _, t := range ts {
-					out = append(out, templateJSON{t.Name, t.Description})
+					out.Templates = append(out.Templates, templateJSON{t.Name, t.Description})
 				}
-				return writeJSON(app.IO.Out, out)
+				return emitJSON(app, out, ExitOK)
 			}
 			st := app.IO.Style()
 			for _, t := range ts {
@@ -35,6 +40,6 @@ func newTemplatesCmd(app *App) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	jsonFlag(cmd, &asJSON)
 	return cmd
 }

@@ -7,6 +7,7 @@ import (
 )
 
 type uninstallOptions struct {
+	json       bool
 	noHook     bool
 	noMCP      bool
 	noGitHooks bool
@@ -36,6 +37,7 @@ Exit status:
 		},
 	}
 	f := cmd.Flags()
+	jsonFlag(cmd, &o.json)
 	f.BoolVar(&o.noHook, "no-hook", false, "leave the Claude Code hook in place")
 	f.BoolVar(&o.noMCP, "no-mcp", false, "leave the MCP server in place")
 	f.BoolVar(&o.noGitHooks, "no-git-hooks", false, "leave the git hooks in place")
@@ -61,6 +63,9 @@ func runUninstall(app *App, o uninstallOptions) error {
 	}
 	if err := plan.Apply(); err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
+	}
+	if o.json {
+		return reportPlanJSON(app, plan, 0)
 	}
 	reportPlan(app, "uninstall", plan)
 	return nil

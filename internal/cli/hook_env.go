@@ -52,7 +52,7 @@ func findHookEnv(app *App, dir string, cwds ...string) hookEnv {
 		base = env.project.Root
 	}
 	env.root = base
-	if repo, err := gitx.Discover(base); err == nil {
+	if repo, err := gitx.Locate(base); err == nil { // paths only: a refused repository is guarded too
 		env.repo = repo
 		env.root = repo.WorkTree
 		env.hooksDir = hooksDir(repo, app.Getenv)

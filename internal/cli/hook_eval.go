@@ -61,6 +61,9 @@ func chooseLoop(p *project.Project, o hookClaudeOptions, pl hook.Payload, verb l
 		if err != nil {
 			return nil, askAnswer("the pinned loop %q cannot be loaded: %v", o.loop, err), true
 		}
+		if l.Abstract {
+			return nil, askAnswer("the pinned loop %q is abstract: a baseline to extend, not a job to check", o.loop), true
+		}
 		return l, hookAnswer{}, false
 	}
 	// Every loop is parsed from disk on every call. A parse cache was

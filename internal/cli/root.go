@@ -9,7 +9,7 @@ import (
 // NewRootCmd builds the command tree.
 func NewRootCmd(app *App) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "gitwarrant",
+		Use:   "gitwarrant <command>",
 		Short: "the permission layer and paper trail for AI agents in a Git repository",
 		Long: `gitwarrant — brief the agent, warrant the actions, keep the record.
 
@@ -33,11 +33,12 @@ Exit status (every command):
 	root.SetErr(app.IO.Err)
 	root.PersistentFlags().StringVar(&app.DirFlag, "dir", "", "project directory (default: $GITWARRANT_DIR, $DOCKET_DIR, or walk up from here)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return Usagef("run `"+c.CommandPath()+" --help`", "%v", err)
+		return usageError(c, "run `"+c.CommandPath()+" --help`", "%v", err)
 	})
 	for _, add := range commands() {
 		root.AddCommand(add(app))
 	}
+	failClosed(root)
 	return root
 }
 
@@ -53,6 +54,7 @@ func commands() []func(*App) *cobra.Command {
 		newHookCmd,
 		newInitCmd,
 		newInstallCmd,
+		newLintCmd,
 		newListCmd,
 		newMatchCmd,
 		newNewCmd,

@@ -5,21 +5,34 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
 	"github.com/gitwarrant/gitwarrant/internal/cli"
+	"github.com/gitwarrant/gitwarrant/internal/testkit"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // TestMain lets testscript run this test binary as the real `gitwarrant`
-// process, so scripts drive the binary end to end.
+// process, so scripts drive the binary end to end. The Go tests that walk
+// the command tree run the binary built from cmd/gitwarrant
+// (testkit.Binary), removed when the tests end.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(cleanupAfter{m}, map[string]func(){
 		"gitwarrant": func() {
 			os.Exit(cli.Main(context.Background(), cli.NewSystemApp(), os.Args[1:]))
 		},
 	})
+}
+
+// cleanupAfter removes testkit's binary once the tests have run
+// (testscript.Main exits the process itself).
+type cleanupAfter struct{ m *testing.M }
+
+func (c cleanupAfter) Run() int {
+	defer testkit.Cleanup()
+	return c.m.Run()
 }
 
 // TestScripts runs every testdata/script/*.txtar against real git repos.
@@ -46,9 +59,29 @@ func TestScripts(t *testing.T) {
 			return false, errors.New("unknown condition " + cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status": cmdStatus,
+			"status":   cmdStatus,
+			"cpdocket": cmdCpDocket,
 		},
 	})
+}
+
+// cmdCpDocket copies docket's shipped loops (testdata/docket) into a
+// folder of the script's work directory:
+//
+//	cpdocket .gitwarrant/loops
+func cmdCpDocket(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: cpdocket <dir>")
+	}
+	paths, err := filepath.Glob("../../testdata/docket/*.loop.md")
+	if err != nil || len(paths) != 9 {
+		ts.Fatalf("cpdocket: want docket's 9 loops, found %d (%v)", len(paths), err)
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		ts.Check(err)
+		ts.Check(os.WriteFile(filepath.Join(ts.MkAbs(args[0]), filepath.Base(p)), data, 0o644))
+	}
 }
 
 // cmdStatus runs a program and asserts its exact exit status:

@@ -100,6 +100,9 @@ func whose(names []string, total int) string {
 // the agent fetches details with.
 func indexLine(l *loops.Loop) string {
 	line := "- " + l.Name
+	if l.Abstract {
+		line += " (baseline, not a job)"
+	}
 	if d := oneLine(l.Description); d != "" {
 		line += ": " + clip(d, maxIndexDesc)
 	}

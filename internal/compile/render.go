@@ -49,8 +49,16 @@ func Compile(ls []*loops.Loop, opts Options, index bool) string {
 func Render(ls []*loops.Loop, opts Options) string {
 	var b strings.Builder
 	writeHeader(&b, opts, len(ls))
-	for _, l := range sorted(ls) {
-		writeLoop(&b, l)
+	ls = sorted(ls)
+	for _, l := range ls {
+		if l.Abstract {
+			writeLoop(&b, l)
+		}
+	}
+	for _, l := range ls {
+		if !l.Abstract {
+			writeLoop(&b, l)
+		}
 	}
 	return b.String()
 }
@@ -80,9 +88,19 @@ func writeHeader(b *strings.Builder, opts Options, n int) {
 	fmt.Fprintf(b, "- When you finish or stop, leave the evidence the loop's record list asks for: `%s record add <loop> --did \"…\" --saw \"…\" --skipped \"…\" --stopped \"…\"` (or `gitwarrant_record`).\n", cmd)
 }
 
-// writeLoop writes one loop's section.
+// writeLoop writes one loop's section. An abstract loop is a baseline
+// section (docs/loop-format.md#extends-and-abstract), written before the loops:
+// rules the loops extending it carry, never a job of its own.
 func writeLoop(b *strings.Builder, l *loops.Loop) {
-	fmt.Fprintf(b, "\n## Loop: %s\n\n", l.Name)
+	if l.Abstract {
+		fmt.Fprintf(b, "\n## Baseline: %s\n\n", l.Name)
+		fmt.Fprintf(b, "Not a job: no task is routed to it and it is never checked directly. Every loop with `extends: %s` carries these lists.\n\n", l.Name)
+	} else {
+		fmt.Fprintf(b, "\n## Loop: %s\n\n", l.Name)
+	}
+	if len(l.Inherits) > 0 {
+		fmt.Fprintf(b, "Extends %s: its lists are included below.\n\n", strings.Join(l.Inherits, " → "))
+	}
 	if d := oneLine(l.Description); d != "" {
 		fmt.Fprintf(b, "%s\n\n", d)
 	}

@@ -47,3 +47,29 @@ func newRepoB(b *testing.B) *Repo {
 	}
 	return r
 }
+
+// BenchmarkDiscover is what every check and hook call pays to find the
+// repository: Locate (stat and read .git) and Discover (Locate plus the
+// format check that refuses SHA-256 and reftable repositories,
+// docs/design.md#repositories-gitwarrant-refuses). The difference is the
+// check's cost; `git rev-parse --git-dir` in the same run is the yardstick.
+func BenchmarkDiscover(b *testing.B) {
+	r := newRepoB(b)
+	git := func(dir string) (*Repo, error) {
+		cmd := exec.Command("git", "rev-parse", "--git-dir")
+		cmd.Dir = dir
+		return nil, cmd.Run()
+	}
+	for _, c := range []struct {
+		name string
+		find func(string) (*Repo, error)
+	}{{"Locate", Locate}, {"Discover", Discover}, {"git-rev-parse", git}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := c.find(r.WorkTree); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -49,8 +49,25 @@ type Repo struct {
 
 // Discover finds the repository whose work tree contains dir, walking up.
 // A `.git` file (linked worktree, submodule) is followed; a submodule is
-// thus its own repository, as docs/design.md#the-record needs.
+// thus its own repository, as docs/design.md#the-record needs. A
+// repository gitwarrant cannot write safely (SHA-256 objects, reftable
+// refs) is an error wrapping ErrUnsupported, so nothing is ever written
+// to one.
 func Discover(dir string) (*Repo, error) {
+	r, err := Locate(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFormat(r.CommonDir); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Locate is Discover without the format check, for callers that only need
+// the repository's paths and write nothing through it: the hook's guard
+// protects a refused repository's hooks as well.
+func Locate(dir string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err

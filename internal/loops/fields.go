@@ -9,7 +9,7 @@ import (
 
 // topKeys are the frontmatter fields, in the order messages list them
 // (spec "Frontmatter fields" plus the guide's triggers/goal/stop/budget).
-var topKeys = []string{"name", "description", "version", "warrant", "reserved", "record", "triggers", "goal", "stop", "budget"}
+var topKeys = []string{"name", "description", "version", "warrant", "reserved", "record", "triggers", "goal", "stop", "budget", "extends", "abstract"}
 
 // decodeFrontmatter fills l from the frontmatter and returns the file line
 // of `name`. Unknown and duplicate keys are errors: a misspelt `nevr:` must
@@ -43,6 +43,7 @@ func decodeFrontmatter(path string, fm frontmatter, l *Loop) (int, error) {
 	if err := c.checkCoverage(); err != nil {
 		return 0, err
 	}
+	l.Warnings = c.warnings
 	if nameLine == 0 {
 		return 0, c.errf(0, "`name` is missing from the frontmatter", "add `name: <file name without .loop.md>`")
 	}
@@ -112,6 +113,8 @@ func (c *checker) field(key string, v *yaml.Node, l *Loop) error {
 		l.Record, err = c.list(v, key)
 	case "triggers":
 		l.Triggers, err = c.list(v, key)
+	case "extends", "abstract":
+		err = c.inheritField(key, v, l) // inherit.go
 	}
 	return err
 }

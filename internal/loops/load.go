@@ -14,10 +14,26 @@ import (
 	"sync/atomic"
 )
 
-// LoadFile reads and parses one loop file. It refuses a symlink (a reviewed
-// path must not point at unreviewed bytes), anything but a regular file, and
-// a file over MaxFileSize before reading it (docs/loop-format.md#the-warrant).
+// LoadFile reads and parses one loop file and folds in the loops it
+// extends, read from the same folder (docs/loop-format.md#extends-and-abstract).
+// It refuses a symlink (a reviewed path must not point at unreviewed
+// bytes), anything but a regular file, and a file over MaxFileSize before
+// reading it.
 func LoadFile(path string) (*Loop, error) {
+	l, err := loadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return resolveExtends(l, filepath.Dir(path), nil)
+}
+
+// ParseFile is LoadFile without folding in `extends`: the file as written,
+// with Extends still naming its parent (for lint, which checks the two
+// apart).
+func ParseFile(path string) (*Loop, error) { return loadFile(path) }
+
+// loadFile is LoadFile without `extends`.
+func loadFile(path string) (*Loop, error) {
 	info, err := os.Lstat(path)
 	if err != nil {
 		return nil, fileError(path, err)
@@ -73,6 +89,23 @@ func fileError(path string, err error) error {
 	return &Error{File: path, Msg: "cannot read loop file: " + err.Error(), Hint: "check the file's permissions"}
 }
 
+// LoopFiles lists the loop files of dir (`*.loop.md`, but not an editor's
+// `.#` lock link), in name order.
+func LoopFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fileError(dir, err)
+	}
+	var paths []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), FileSuffix) && !strings.HasPrefix(e.Name(), ".#") {
+			paths = append(paths, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
 // LoadDir parses every `*.loop.md` in dir, in name order. It returns the
 // loops that parsed and one error per file that did not, so one bad file
 // does not hide the others.
@@ -126,7 +159,7 @@ func LoadByName(dir, name string) (*Loop, error) {
 	}
 	path := filepath.Join(dir, name+FileSuffix)
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, &Error{File: dir, Msg: fmt.Sprintf("no loop named %s in %s", name, dir),
+		return nil, &Error{File: dir, Msg: "no loop named " + name,
 			Hint: fmt.Sprintf("run `gitwarrant list` to see the loops, or `gitwarrant new %s` to write one", name)}
 	}
 	return LoadFile(path)

@@ -96,7 +96,7 @@ func TestLoadByName(t *testing.T) {
 		}
 	}
 	_, err := LoadByName(dir, "nope")
-	if err == nil || !strings.Contains(err.Error(), "no loop named nope in "+dir) || !strings.Contains(err.Error(), "gitwarrant list") {
+	if err == nil || !strings.Contains(err.Error(), dir+": no loop named nope —") || !strings.Contains(err.Error(), "gitwarrant list") {
 		t.Errorf("LoadByName(nope) = %v", err)
 	}
 }

@@ -10,7 +10,7 @@ import (
 // EngineVersion identifies the matching engine. It is stored in every check
 // entry so that `record verify --replay` can tell whether a past verdict was
 // computed by the same rules. Bump it whenever a verdict could change.
-const EngineVersion = "gitwarrant-1"
+const EngineVersion = "gitwarrant-2"
 
 // MaxFileSize is the largest loop file accepted, in bytes.
 const MaxFileSize = 204800
@@ -51,6 +51,9 @@ var Lists = []string{"read", "draft", "change", "send", "ask", "never"}
 type Item struct {
 	Text string
 	Line int
+	// From names the loop the item was inherited from (`extends`); Line
+	// is then a line of that loop's file. Empty for the loop's own items.
+	From string
 }
 
 // Warrant holds the six warrant lists.
@@ -110,6 +113,16 @@ type Loop struct {
 	Goal        string
 	Stop        string
 	Budget      string
+
+	// Extends names the parent loop (Text) and the line saying so; Abstract
+	// marks a baseline to extend, never routed to or checked
+	// (docs/loop-format.md#extends-and-abstract). Inherits lists the
+	// ancestors folded in, oldest first.
+	Extends  Item
+	Abstract bool
+	Inherits []string
+	// Warnings are what the file gets away with (see Warning).
+	Warnings []Warning
 
 	// Preamble is body text before the first Brief or Procedure heading.
 	// The spec says nothing is dropped, so it is kept and rendered.

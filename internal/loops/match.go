@@ -35,12 +35,12 @@ func splitAlternatives(folded string) []string {
 func isAlternativeWord(f string) bool { return f == "or" || f == "and" }
 
 func isClauseWord(f string) bool {
-	return f == "or" || f == "and" || f == "then" || f == "plus"
+	return f == "or" || f == "and" || f == "then" || f == "plus" || f == "+"
 }
 
 // Clauses returns the clauses of a target (docs/loop-format.md#the-warrant): the target split on
 // line breaks, `,` `;` `&&` `||` `|` and a lone `&`, and on the whole
-// words and, or, then and plus, each folded. Clauses with no word in them
+// words and, or, then and plus and a lone `+`, each folded. Clauses with no word in them
 // are dropped unless nothing else is left.
 func Clauses(target string) []string {
 	var out []string
@@ -299,8 +299,10 @@ func (a *alt) cautious(p *phrase) bool {
 }
 
 // covers reports whether p covers a in strict mode (allow lists): p
-// contains a as a phrase or contains every content word of a. The reverse
-// never allows: `email` does not cover `status email to the team`.
+// contains a as a phrase or contains every strict word of a (only strict
+// filler may stay uncovered), and p reaches no wider than a (see widens).
+// The reverse never allows: `email` does not cover `status email to the
+// team`.
 func (a *alt) covers(p *phrase) bool {
 	if p.text == "" {
 		return false
@@ -308,7 +310,46 @@ func (a *alt) covers(p *phrase) bool {
 	if a.glob {
 		return globMatch(a.text, p.text)
 	}
-	return containsPhrase(p.text, a.text) || wordsWithin(a.words, p.words)
+	return (containsPhrase(p.text, a.text) || wordsWithin(a.strict, p.strict)) && !a.widens(p)
+}
+
+// widens reports whether target p reaches further than alternative a
+// (docs/loop-format.md#strict-filler-words): p holds a scope word (everyone, the
+// press, the public) that a does not, or a direction word (to, cc, into)
+// whose recipient — the words up to the next direction word — names none
+// of a's words other than scope words. Extra words of other kinds (`for
+// claim 4411`) only say which instance is meant and are allowed.
+func (a *alt) widens(p *phrase) bool {
+	for i := range p.strict {
+		w := &p.strict[i]
+		if isScopeWord(w.text) && !hasWord(a.strict, w) {
+			return true
+		}
+		if !isDirection(w.text) || i+1 == len(p.strict) {
+			continue
+		}
+		named := false
+		for j := i + 1; j < len(p.strict) && !isDirection(p.strict[j].text); j++ {
+			if r := &p.strict[j]; !isScopeWord(r.text) && hasWord(a.strict, r) {
+				named = true
+				break
+			}
+		}
+		if !named {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWord reports whether some word of ws is the same word as w.
+func hasWord(ws []word, w *word) bool {
+	for i := range ws {
+		if ws[i].same(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // hitsCautious reports whether e matches s in cautious mode against the

@@ -152,7 +152,7 @@ func TestParseAcceptsSubset(t *testing.T) {
 	if got := Texts(l.Warrant.Ask); !reflect.DeepEqual(got, []string{"42", "true"}) {
 		t.Errorf("ask = %q", got)
 	}
-	want := []Item{{"it's", 15}, {"storing secrets, tokens, or passwords", 16}}
+	want := []Item{{Text: "it's", Line: 15}, {Text: "storing secrets, tokens, or passwords", Line: 16}}
 	if !reflect.DeepEqual(l.Warrant.Never, want) {
 		t.Errorf("never = %+v, want %+v", l.Warrant.Never, want)
 	}
@@ -193,11 +193,11 @@ func TestParseItemLines(t *testing.T) {
 		items []Item
 		want  []Item
 	}{
-		{"triggers", l.Triggers, []Item{{"one", 4}, {"two", 7}}},
-		{"read", l.Warrant.Read, []Item{{"r1", 9}, {"r2", 9}}},
-		{"never", l.Warrant.Never, []Item{{"n1", 11}}},
-		{"reserved", l.Reserved, []Item{{"s", 12}}},
-		{"record", l.Record, []Item{{"q", 14}}},
+		{"triggers", l.Triggers, []Item{{Text: "one", Line: 4}, {Text: "two", Line: 7}}},
+		{"read", l.Warrant.Read, []Item{{Text: "r1", Line: 9}, {Text: "r2", Line: 9}}},
+		{"never", l.Warrant.Never, []Item{{Text: "n1", Line: 11}}},
+		{"reserved", l.Reserved, []Item{{Text: "s", Line: 12}}},
+		{"record", l.Record, []Item{{Text: "q", Line: 14}}},
 	}
 	for _, c := range checks {
 		if !reflect.DeepEqual(c.items, c.want) {

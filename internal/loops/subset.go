@@ -23,6 +23,8 @@ type checker struct {
 	off     int            // frontmatter line + off = file line
 	covered map[int]bool   // frontmatter lines on which some node starts
 	runes   map[int][]rune // decoded lines, cached: one long line of quoted items must not cost O(n²)
+	// warnings are what the file gets away with (see lenient).
+	warnings []Warning
 }
 
 // parseYAML decodes the frontmatter into one document node, or returns nil
@@ -31,6 +33,7 @@ func (c *checker) parseYAML() (*yaml.Node, error) {
 	if err := c.checkRunes(); err != nil {
 		return nil, err
 	}
+	c.lenient()
 	dec := yaml.NewDecoder(strings.NewReader(strings.Join(c.lines, "\n") + "\n"))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {

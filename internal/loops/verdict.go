@@ -36,4 +36,7 @@ type Result struct {
 	Pattern string
 	// Line is the loop-file line of Pattern, if any.
 	Line int
+	// From names the loop Pattern was inherited from (`extends`), whose
+	// file Line is in; empty for the checked loop's own entries.
+	From string
 }

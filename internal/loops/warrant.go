@@ -86,20 +86,24 @@ func fromEntry(v Verdict, list string, e *entry, reason string) Result {
 	if v == Allow {
 		rule = "allow " + rule
 	}
+	if e.item.From != "" {
+		reason += " The rule is inherited from " + e.item.From + "."
+	}
 	return Result{Verdict: v, Reason: reason, Rule: rule, List: list,
-		Pattern: e.item.Text, Line: e.item.Line}
+		Pattern: e.item.Text, Line: e.item.Line, From: e.item.From}
 }
 
 // allowCover decides strict coverage of s by the allow entries es (docs/loop-format.md#the-warrant:
 // an allow needs every clause covered). Each clause with content words
-// must be covered by some alternative of some entry; a target with no such
+// (strict words, so `… to me, them` must cover `them` too) must be
+// covered by some alternative of some entry; a target with no such
 // clause must be covered whole. It returns the entry covering the first
 // clause, the first uncovered clause ("" when all are covered), and whether
 // any clause was covered.
 func allowCover(ar *arena, es []entry, s *subject) (by *entry, uncovered string, anyCovered bool) {
 	units := make([]*phrase, 0, len(s.clauses))
 	for i := range s.clauses {
-		if len(s.clauses[i].words) > 0 {
+		if len(s.clauses[i].strict) > 0 {
 			units = append(units, &s.clauses[i])
 		}
 	}
@@ -128,9 +132,9 @@ func coveringEntry(ar *arena, es []entry, u *phrase, s *subject) *entry {
 		e := &es[i]
 		for j := range e.alts {
 			a := &e.alts[j]
-			if a.allFiller() {
+			if a.strictAllFiller() {
 				// `anything` alone is its plain meaning; a filler piece
-				// left by splitting (`this and that`) grants nothing.
+				// left by splitting (`the one and all`) grants nothing.
 				if e.single {
 					return e
 				}
@@ -159,7 +163,7 @@ func (a *alt) coversAsSequence(ar *arena, u *phrase, s *subject) bool {
 	}
 	for _, p := range parts {
 		pa := ar.alt(p)
-		if !pa.allFiller() && pa.covers(u) {
+		if !pa.strictAllFiller() && pa.covers(u) {
 			return true
 		}
 	}

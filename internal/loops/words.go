@@ -24,7 +24,61 @@ func isFiller(w string) bool {
 		"i", "we", "you", "he", "she", "they", "them", "him",
 		"this", "that", "these", "those", "it",
 		"is", "are", "be", "am", "was", "were", "been",
-		"and", "or", "etc", "also", "just", "please":
+		"and", "or", "etc", "also", "just", "please",
+		// the rest of docket's stopwords, so cautious matching folds at
+		// least what docket's does
+		"anyone", "without", "will", "even", "then", "other":
+		return true
+	}
+	return false
+}
+
+// isStrictFiller reports whether w (folded) may stay uncovered when an allow
+// entry is matched strictly (docs/loop-format.md#strict-filler-words): articles,
+// plain prepositions, auxiliaries and joining words. It is a subset of
+// docket's stopwords; pronouns, recipients, quantifiers, negations and
+// direction words are not in it, because each of them limits what an allow
+// entry permits (`daily summary to me` must not cover `… to the press`).
+func isStrictFiller(w string) bool {
+	switch w {
+	case "a", "an", "the", "of", "for", "with", "on", "in", "at", "by", "about",
+		"is", "are", "be", "will", "even", "or", "and", "then", "also":
+		return true
+	}
+	return false
+}
+
+// isUniversal reports whether w (folded) means "everything": an allow
+// alternative made of these and strict filler alone is the spec's
+// `anything`, which covers every target.
+func isUniversal(w string) bool {
+	switch w {
+	case "anything", "everything", "any", "all", "whatever":
+		return true
+	}
+	return false
+}
+
+// isScopeWord reports whether w (folded) widens the audience or reach of a
+// target: a target holding one that its allow alternative does not name is
+// not covered (docs/loop-format.md#strict-filler-words). `… to everyone`, `… to the
+// press` and `… to everyone at acme` are how an allowed target grows.
+func isScopeWord(w string) bool {
+	switch w {
+	case "everyone", "everybody", "anyone", "anybody", "all", "every", "any", "each",
+		"public", "publicly", "press", "media", "world", "worldwide",
+		"everywhere", "external", "externally", "outside", "others", "else", "nobody":
+		return true
+	}
+	return false
+}
+
+// isDirection reports whether w (folded) points the action at someone or
+// somewhere: the word after it in a target names where the action goes,
+// so that word must be one the allow alternative names.
+func isDirection(w string) bool {
+	switch w {
+	case "to", "cc", "bcc", "into", "onto", "toward", "towards":
 		return true
 	}
 	return false
@@ -81,6 +135,18 @@ func nextWord(s string, i int) (string, int) {
 func nextIsWord(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
 	return isWordRune(r)
+}
+
+// StrictContentWords returns the words of Fold(s) that an allow entry
+// keeps as limits: every word but the strict filler words.
+func StrictContentWords(s string) []string {
+	var out []string
+	for _, w := range splitWords(Fold(s)) {
+		if !isStrictFiller(w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // ContentWords returns the content words of s: the words of Fold(s) that
@@ -178,6 +244,15 @@ func newWord(t string) word {
 		w.addVerbStem(t[:len(t)-2])
 	case strings.HasSuffix(t, "ing") && len(t)-3 >= minStem:
 		w.addVerbStem(t[:len(t)-3])
+	case strings.HasSuffix(t, "ion") && len(t)-3 >= minStem:
+		// suggestion ~ suggested, deletion ~ delete (docket's -ion stem).
+		w.add(t[:len(t)-3], 0)
+		w.add(t[:len(t)-3], 'e')
+	}
+	// suggestions ~ suggested: the -ion stem of a plural.
+	if n := len(t) - 4; strings.HasSuffix(t, "ions") && n >= minStem {
+		w.add(t[:n], 0)
+		w.add(t[:n], 'e')
 	}
 	return w
 }
@@ -216,34 +291,55 @@ func (w *word) same(o *word) bool {
 
 // phrase is a folded piece of text with its content words.
 type phrase struct {
-	text  string
+	text string
+	// words are the content words cautious matching uses (isFiller).
 	words []word
+	// strict are the words strict matching keeps (isStrictFiller), in
+	// order; a superset of words.
+	strict []word
 	// nwords counts all words, filler included.
 	nwords int
+	// universal is true when every strict word is a universal one
+	// (isUniversal): `anything`, `all of the above`.
+	universal bool
 }
 
 func (ar *arena) phrase(folded string) phrase {
-	p := phrase{text: folded}
-	start := len(ar.words)
+	p := phrase{text: folded, universal: true}
+	start, sstart := len(ar.words), len(ar.strict)
 	for t, i := nextWord(folded, 0); t != ""; t, i = nextWord(folded, i) {
 		p.nwords++
-		if !isFiller(t) {
-			if ar.words == nil {
-				ar.words = make([]word, 0, 64)
-			}
-			ar.words = append(ar.words, newWord(t))
+		if isStrictFiller(t) {
+			continue
 		}
+		if ar.words == nil {
+			ar.words, ar.strict = make([]word, 0, 64), make([]word, 0, 64)
+		}
+		w := newWord(t)
+		ar.strict = append(ar.strict, w)
+		if !isFiller(t) {
+			ar.words = append(ar.words, w)
+		}
+		p.universal = p.universal && isUniversal(t)
 	}
 	// append copies the whole chunk when it grows, so this phrase's words
 	// are contiguous here; earlier phrases keep the old, unchanged chunk.
 	p.words = ar.words[start:len(ar.words):len(ar.words)]
+	p.strict = ar.strict[sstart:len(ar.strict):len(ar.strict)]
 	return p
 }
 
 // allFiller reports whether p has words and every one is filler — the
-// spec's `anything`, which matches every target.
+// spec's `anything`, which matches every target in cautious mode.
 func (p *phrase) allFiller() bool {
 	return p.nwords > 0 && len(p.words) == 0
+}
+
+// strictAllFiller is allFiller for allow lists: p has words and each is
+// strict filler or universal. `anything` qualifies; `them` and `to me` do
+// not — a pronoun alone is a limit, not permission for everything.
+func (p *phrase) strictAllFiller() bool {
+	return p.nwords > 0 && p.universal
 }
 
 // wordsWithin reports whether every content word of sub has a SameWord in
@@ -272,8 +368,9 @@ func wordsWithin(sub, super []word) bool {
 // warrant for one Check costs a few allocations rather than several per
 // entry. An arena lives for one call; nothing is shared between calls.
 type arena struct {
-	words []word
-	alts  []alt
+	words  []word
+	strict []word
+	alts   []alt
 }
 
 // altSlice returns n zeroed alternatives. Chunks are never grown in

@@ -76,6 +76,11 @@ func replayOne(e LoggedEntry, data []byte) Replayed {
 		x.Problem = "the loop as it was no longer parses: " + err.Error()
 		return x
 	}
+	if l.Extends.Text != "" {
+		// The record pins the child's blob only, not its parent's as it was.
+		x.Problem = fmt.Sprintf("the loop extends %s, whose content then is not pinned in the entry: not replayed", l.Extends.Text)
+		return x
+	}
 	verb, err := loops.ParseVerb(e.Action)
 	if err != nil {
 		x.Problem = err.Error()

@@ -36,13 +36,17 @@ type Candidate struct {
 	Why   []string
 }
 
-// Match scores every loop against task and returns the loops scoring at
-// least Threshold, best first (score descending, then name), at most
+// Match scores every loop but the abstract ones (baselines, see
+// docs/loop-format.md#extends-and-abstract) against task and returns the loops
+// scoring at least Threshold, best first (score descending, then name), at most
 // MaxCandidates. An empty result means no loop covers the task.
 func Match(ls []*loops.Loop, task string) []Candidate {
 	t := newTask(task)
 	var out []Candidate
 	for _, l := range ls {
+		if l.Abstract {
+			continue // a baseline is extended, never routed to
+		}
 		if c := t.score(l); c.Score >= Threshold {
 			out = append(out, c)
 		}

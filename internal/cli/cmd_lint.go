@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/gitwarrant/gitwarrant/internal/lint"
+	"github.com/spf13/cobra"
+)
+
+// lintFindingJSON is the stable --json shape of one finding.
+type lintFindingJSON struct {
+	File     string `json:"file"`
+	Line     int    `json:"line,omitempty"`
+	Severity string `json:"severity"`
+	Check    string `json:"check"`
+	Message  string `json:"message"`
+	Hint     string `json:"hint,omitempty"`
+}
+
+type lintJSON struct {
+	Files    int               `json:"files"`
+	Errors   int               `json:"errors"`
+	Warnings int               `json:"warnings"`
+	Findings []lintFindingJSON `json:"findings"`
+}
+
+func newLintCmd(app *App) *cobra.Command {
+	var strict, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "lint [--strict] [--json] [path…]",
+		Short: "review the loop files: errors (file:line) and warnings; exit 1 on an error (--strict: on a warning too)",
+		Long: `Review loop files before they bind anyone: every error with file:line, and
+warnings — a file read leniently, an allow entry no tool call can use, one
+its own ask or never list always catches first.
+
+Paths are loop files or folders of them; the default is this project's
+loops folder.
+
+Exit status:
+  0  no errors (and, with --strict, no warnings)
+  1  an error (with --strict, a warning too), or nothing to lint`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			paths := args
+			if len(paths) == 0 {
+				p, err := app.Project()
+				if err != nil {
+					return err
+				}
+				paths = []string{p.LoopsDir()}
+			}
+			files, err := lint.Load(paths)
+			if err != nil {
+				return Usagef("name loop files or folders that exist", "lint: %v", err)
+			}
+			if len(files) == 0 {
+				return Usagef("create one with `gitwarrant new <name> --template <t>`", "lint: no loop files in %v", paths)
+			}
+			fs := lint.Run(files)
+			errs, warns := lint.Count(fs)
+			if asJSON {
+				out := lintJSON{Files: len(files), Errors: errs, Warnings: warns, Findings: []lintFindingJSON{}}
+				for _, f := range fs {
+					out.Findings = append(out.Findings, lintFindingJSON{File: f.File, Line: f.Line,
+						Severity: string(f.Severity), Check: f.Check, Message: f.Msg, Hint: f.Hint})
+				}
+				if err := writeJSON(app.IO.Out, out); err != nil {
+					return err
+				}
+			} else {
+				printLint(app, fs, len(files), errs, warns)
+			}
+			if errs > 0 || (strict && warns > 0) {
+				return Silent(ExitError1)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 on warnings too")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return cmd
+}
+
+func printLint(app *App, fs []lint.Finding, files, errs, warns int) {
+	st := app.IO.Style()
+	for _, f := range fs {
+		loc := f.File
+		if f.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", f.File, f.Line)
+		}
+		sev := st.Yellow("warning")
+		if f.Severity == lint.Error {
+			sev = st.Red("error")
+		}
+		fmt.Fprintf(app.IO.Out, "%s: %s: %s [%s]\n", loc, sev, f.Msg, f.Check)
+		if f.Hint != "" {
+			fmt.Fprintf(app.IO.Out, "  %s\n", st.Dim(f.Hint))
+		}
+	}
+	fmt.Fprintf(app.IO.Out, "%s, %s, %s\n", pluralize(files, "loop file"), pluralize(errs, "error"), pluralize(warns, "warning"))
+}

@@ -1,0 +1,93 @@
+package cli_test
+
+import (
+	"bytes"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/gitwarrant/gitwarrant/internal/cli"
+	"github.com/gitwarrant/gitwarrant/internal/term"
+	"github.com/gitwarrant/gitwarrant/internal/testkit"
+	"github.com/spf13/cobra"
+)
+
+// TestEveryGroupFailsClosed walks the whole command tree and runs the real
+// binary for every command that has subcommands: a missing subcommand and
+// a misspelt one must both exit 1 with the reason on stderr and nothing on
+// stdout — never help and exit 0, which a CI step or a git hook would take
+// for success. A group added later is walked too, so one that prints help
+// and exits 0 fails here.
+func TestEveryGroupFailsClosed(t *testing.T) {
+	bin := testkit.Binary(t) // built from cmd/gitwarrant
+	var io term.Streams
+	root := cli.NewRootCmd(&cli.App{IO: &io, Getenv: func(string) string { return "" }})
+	var groups []*cobra.Command
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.HasSubCommands() {
+			groups = append(groups, c)
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	seen := map[string]bool{}
+	for _, g := range groups {
+		seen[g.CommandPath()] = true
+	}
+	for _, want := range []string{"gitwarrant", "gitwarrant record", "gitwarrant hook", "gitwarrant completion"} {
+		if !seen[want] {
+			t.Errorf("the walk missed the group %q (found %v)", want, seen)
+		}
+	}
+	// The hook group exits 2: its callers are Claude Code, which takes exit
+	// 1 as "go ahead" and only 2 as "block", and git, which stops on both.
+	wantExit := map[string]int{"gitwarrant hook": 2}
+	dir := t.TempDir()
+	for _, g := range groups {
+		want := 1
+		if c, ok := wantExit[g.CommandPath()]; ok {
+			want = c
+		}
+		path := strings.Fields(g.CommandPath())[1:]
+		sub := g.Commands()[len(g.Commands())-1].Name()
+		typo := sub[:len(sub)-1] // one letter short: cobra must suggest sub
+		t.Run(g.CommandPath(), func(t *testing.T) {
+			stdout, stderr, code := runIn(t, dir, bin, path...)
+			if code != want || stdout != "" || !(strings.Contains(stderr, "needs a command") || strings.Contains(stderr, "no command given")) || !strings.Contains(stderr, sub) {
+				t.Errorf("%s with no subcommand: exit %d\nstdout: %q\nstderr: %q", g.CommandPath(), code, stdout, stderr)
+			}
+			stdout, stderr, code = runIn(t, dir, bin, append(path, typo)...)
+			unknown := `unknown command "` + typo + `" for "` + g.CommandPath() + `"`
+			if code != want || stdout != "" || !strings.Contains(stderr, unknown) || !strings.Contains(stderr, `did you mean`) || !strings.Contains(stderr, `"`+sub+`"`) {
+				t.Errorf("%s %s: exit %d\nstdout: %q\nstderr: %q", g.CommandPath(), typo, code, stdout, stderr)
+			}
+			// `gitwarrant help <group> <typo>` names the same mistake (a
+			// person asked, so exit 1 whatever the group).
+			stdout, stderr, code = runIn(t, dir, bin, append([]string{"help"}, append(path, typo)...)...)
+			if code != 1 || stdout != "" || !strings.Contains(stderr, unknown) {
+				t.Errorf("help %s %s: exit %d\nstdout: %q\nstderr: %q", g.CommandPath(), typo, code, stdout, stderr)
+			}
+		})
+	}
+}
+
+func runIn(t *testing.T, dir, bin string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}

@@ -1,0 +1,147 @@
+package loops
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// maxExtendsDepth bounds an `extends` chain; a longer one is a mistake.
+const maxExtendsDepth = 10
+
+// inheritField decodes `extends` and `abstract`
+// (docs/loop-format.md#extends-and-abstract). A parent is named, never a path:
+// it must be a loop in the same loops folder, because a parent outside it
+// could be written by the agent to widen a warrant.
+func (c *checker) inheritField(key string, v *yaml.Node, l *Loop) error {
+	if key == "abstract" {
+		if v.Kind == yaml.ScalarNode && v.Tag == "!!bool" {
+			return v.Decode(&l.Abstract)
+		}
+		return c.errf(v.Line, fmt.Sprintf("abstract must be true or false, not %q", v.Value),
+			"write `abstract: true` for a baseline other loops extend, or remove the line")
+	}
+	name, err := c.text(v, key)
+	if err != nil {
+		return err
+	}
+	switch {
+	case name == "":
+		return c.errf(v.Line, "extends names no loop", "write `extends: <loop name>`, or remove the line")
+	case strings.ContainsAny(name, `/\`) || strings.HasSuffix(name, ".md"):
+		return c.errf(v.Line, fmt.Sprintf("extends %q is a path: a parent is named, never a path", name),
+			"name a loop in the same loops folder (`extends: org-baseline`); a parent elsewhere could be edited to widen this warrant")
+	case !ValidName(name):
+		return c.errf(v.Line, fmt.Sprintf("extends %q is not a loop name", name),
+			"name a loop in the same loops folder: lowercase letters, digits and dashes (`extends: org-baseline`)")
+	}
+	l.Extends = Item{Text: name, Line: v.Line + c.off}
+	return nil
+}
+
+// resolveExtends folds l's `extends` chain, read from dir, into l: every
+// list is the union, parent first; goal and stop are the loop's own or else
+// the parent's; budget is the smaller when both read as durations, else the
+// parent's; prose (brief, procedure) stays the loop's own. A missing parent,
+// a parent that does not load, a cycle and an over-long chain are errors at
+// the `extends` line.
+func resolveExtends(l *Loop, dir string, chain []string) (*Loop, error) {
+	if l.Extends.Text == "" {
+		return l, nil
+	}
+	name := l.Extends.Text
+	at := func(msg, hint string) error {
+		return &Error{File: l.Path, Line: l.Extends.Line, Msg: msg, Hint: hint}
+	}
+	chain = append(slices.Clone(chain), l.Name)
+	if slices.Contains(chain, name) {
+		return nil, at(fmt.Sprintf("extends cycle: %s → %s", strings.Join(chain, " → "), name),
+			"break the cycle: a baseline must not extend, directly or not, a loop that extends it")
+	}
+	if len(chain) > maxExtendsDepth {
+		return nil, at(fmt.Sprintf("extends chain is over %d loops deep", maxExtendsDepth), "extend the baseline directly")
+	}
+	path := filepath.Join(dir, name+FileSuffix)
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, at(fmt.Sprintf("extends %q, but there is no %s%s in %s", name, name, FileSuffix, dir),
+			"create that loop, or fix the name; a parent must be a loop in the same folder")
+	}
+	parent, err := loadFile(path)
+	if err != nil {
+		return nil, at(fmt.Sprintf("the parent loop %s does not load: %v", name, err), "fix the parent loop first")
+	}
+	if parent, err = resolveExtends(parent, dir, chain); err != nil {
+		return nil, err
+	}
+	return mergeLoops(parent, l), nil
+}
+
+// mergeLoops returns child with parent folded in (see resolveExtends).
+func mergeLoops(parent, child *Loop) *Loop {
+	m := *child
+	m.Warrant = Warrant{}
+	for _, name := range Lists {
+		m.Warrant.SetList(name, unionItems(parent.Name, parent.Warrant.List(name), child.Warrant.List(name)))
+	}
+	m.Reserved = unionItems(parent.Name, parent.Reserved, child.Reserved)
+	m.Record = unionItems(parent.Name, parent.Record, child.Record)
+	m.Triggers = unionItems(parent.Name, parent.Triggers, child.Triggers)
+	if m.Goal == "" {
+		m.Goal = parent.Goal
+	}
+	if m.Stop == "" {
+		m.Stop = parent.Stop
+	}
+	m.Budget = mergeBudget(parent.Budget, child.Budget)
+	m.Inherits = append(slices.Clone(parent.Inherits), parent.Name)
+	return &m
+}
+
+// unionItems is parent's items (marked as from parent unless they came
+// from further up) then child's, dropping a child item whose folded text
+// the union holds already, so the first wording stays.
+func unionItems(parent string, p, c []Item) []Item {
+	out := make([]Item, 0, len(p)+len(c))
+	seen := make(map[string]bool, len(p)+len(c))
+	for _, it := range p {
+		if it.From == "" {
+			it.From = parent
+		}
+		if k := Fold(it.Text); !seen[k] {
+			seen[k] = true
+			out = append(out, it)
+		}
+	}
+	for _, it := range c {
+		if k := Fold(it.Text); !seen[k] {
+			seen[k] = true
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// mergeBudget lowers a ceiling, never raises it: the smaller of two
+// durations, else the parent's budget (an order gitwarrant cannot read is
+// not guessed at), else the child's.
+func mergeBudget(parent, child string) string {
+	switch {
+	case parent == "":
+		return child
+	case child == "":
+		return parent
+	}
+	p, perr := time.ParseDuration(strings.TrimSpace(parent))
+	c, cerr := time.ParseDuration(strings.TrimSpace(child))
+	if perr == nil && cerr == nil && c < p {
+		return child
+	}
+	return parent
+}
