@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/amend"
@@ -101,14 +102,26 @@ func applySigned(app *App, r *record.Record, plan *amendPlan, o amendOptions) er
 // planAmend resolves the loop, the edit, the signing key and the signer.
 func planAmend(app *App, r *record.Record, o amendOptions, args []string) (*amendPlan, error) {
 	loopName, list, entry := args[0], args[1], args[2]
-	target := loopName
-	if o.in != "" {
-		target = o.in
-	}
-	l, err := loops.LoadByName(r.Project().LoopsDir(), target)
+	dir := r.Project().LoopsDir()
+	l, err := loops.LoadByName(dir, loopName)
 	if err != nil {
 		return nil, &ExitError{Code: ExitError1, Err: err}
 	}
+	own, err := loops.ParseFile(l.Path)
+	if err != nil {
+		return nil, &ExitError{Code: ExitError1, Err: err}
+	}
+	target := loopName
+	if err := checkInherited(l, own, o, list, strings.TrimSpace(entry)); err != nil {
+		return nil, err
+	}
+	if o.in != "" {
+		target = o.in
+		if own, err = loops.ParseFile(filepath.Join(dir, target+loops.FileSuffix)); err != nil {
+			return nil, &ExitError{Code: ExitError1, Err: err}
+		}
+	}
+	l = own
 	after, err := loops.EditList(l.Path, l.Source, list, entry, o.remove)
 	if err != nil {
 		return nil, &ExitError{Code: ExitError1, Err: err}
@@ -155,6 +168,47 @@ func completePlan(r *record.Record, plan *amendPlan, o amendOptions) error {
 	}
 	plan.a.Before, plan.a.After = loops.Digest(plan.before), loops.Digest(plan.after)
 	return nil
+}
+
+// checkInherited holds --in to the loop's parents, and sends an entry the
+// loop inherits to the parent that holds it: the parent's file is the one
+// that changes, and with it every loop that extends it
+// (docs/signing.md#amending-a-loop-file).
+func checkInherited(l, own *loops.Loop, o amendOptions, list, entry string) error {
+	if o.in != "" {
+		if !slices.Contains(l.Inherits, o.in) {
+			return Usagef("--in names a loop this one extends (directly or not); "+l.Name+" extends "+orNone(l.Inherits),
+				"%s does not extend %s", l.Name, o.in)
+		}
+		return nil
+	}
+	items, ok := l.ItemsOf(list)
+	if !ok {
+		return nil // EditList says which lists there are
+	}
+	ownItems, _ := own.ItemsOf(list)
+	if slices.ContainsFunc(ownItems, func(it loops.Item) bool { return loops.Fold(it.Text) == loops.Fold(entry) }) {
+		return nil // the loop's own entry, whatever its parents hold
+	}
+	for _, it := range items {
+		if it.From != "" && loops.Fold(it.Text) == loops.Fold(entry) {
+			verb := "remove it from"
+			if !o.remove {
+				verb = "it is already in the warrant through"
+				return Usagef("nothing to add", "%s %s %q: %s %s", l.Name, list, entry, verb, it.From)
+			}
+			return Usagef(fmt.Sprintf("amend the parent: gitwarrant amend %s %s %q --remove --in %s (every loop that extends %s changes)", l.Name, list, entry, it.From, it.From),
+				"%s %s %q is inherited from %s; %s %s with --in %s", l.Name, list, entry, it.From, verb, it.From, it.From)
+		}
+	}
+	return nil
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "no loop"
+	}
+	return strings.Join(names, ", ")
 }
 
 // loadSigners reads allowed_signers; a missing or empty file is the

@@ -90,6 +90,14 @@ func Textconv(data []byte) string {
 		fmt.Fprintf(&b, "warrant: (the file does not parse: %v)\n", err)
 	} else {
 		fmt.Fprintf(&b, "warrant of %s:\n", l.Name)
+		if l.Extends.Text != "" {
+			// git hands textconv one blob: the parent's entries are
+			// not resolved here; `gitwarrant diff` resolves them.
+			fmt.Fprintf(&b, "  extends: %s\n", l.Extends.Text)
+		}
+		if l.Abstract {
+			fmt.Fprintln(&b, "  abstract: true")
+		}
 		for _, list := range loops.AmendLists {
 			items, _ := l.ItemsOf(list)
 			for _, it := range items {

@@ -1,6 +1,7 @@
 package warrantdiff
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
@@ -35,7 +36,7 @@ func (s *Snapshot) parentName(name string) string {
 	}
 	p := ""
 	if b, err := s.bytesOf(name); err == nil {
-		if m := extendsRE.FindSubmatch(b); m != nil {
+		if m := extendsRE.FindSubmatch(frontmatter(b)); m != nil {
 			p = string(m[1])
 		}
 	}
@@ -147,7 +148,31 @@ var abstractRE = regexp.MustCompile(`(?m)^abstract:[ \t]*true[ \t]*(#.*)?\r?$`)
 
 func abstractFlag(s *Snapshot, name string) bool {
 	b, err := s.bytesOf(name)
-	return err == nil && abstractRE.Match(b)
+	return err == nil && abstractRE.Match(frontmatter(b))
+}
+
+// frontmatter is the text between the opening `---` and the next `---`
+// line: a body line reading `extends: x` is prose, not a parent.
+func frontmatter(b []byte) []byte {
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	if !bytes.HasPrefix(b, []byte("---")) {
+		return nil
+	}
+	rest := b[3:]
+	for off := 0; ; {
+		i := bytes.IndexByte(rest[off:], '\n')
+		if i < 0 {
+			return nil
+		}
+		off += i + 1
+		line := rest[off:]
+		if j := bytes.IndexByte(line, '\n'); j >= 0 {
+			line = line[:j]
+		}
+		if string(bytes.TrimRight(line, " \t\r")) == "---" {
+			return rest[:off]
+		}
+	}
 }
 
 func orNone(s string) string {

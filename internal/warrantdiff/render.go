@@ -57,6 +57,9 @@ func opMark(c Change) string {
 
 func what(c Change) string {
 	if c.List == "" {
+		if c.Entry != "" {
+			return c.Op + " " + c.Entry
+		}
 		return c.Op
 	}
 	s := fmt.Sprintf("%s %q", c.List, c.Entry)
