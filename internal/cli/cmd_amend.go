@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -84,6 +85,11 @@ func applySigned(app *App, r *record.Record, plan *amendPlan, o amendOptions) er
 	fmt.Fprint(app.IO.Out, warrantdiff.LineDiff(string(plan.before), string(plan.after)))
 	if err := confirmAmend(app, o); err != nil {
 		return err
+	}
+	// The file may have been edited while the person read the diff: the
+	// signature would then vouch for a change that is not the one made.
+	if now, err := os.ReadFile(plan.path); (err != nil && len(plan.before) > 0) || !bytes.Equal(now, plan.before) {
+		return Failf("%s changed while the amend was being confirmed; nothing was changed — run the amend again", plan.rel)
 	}
 	e, err := appendSignedAmend(app, r, plan)
 	if err != nil {
