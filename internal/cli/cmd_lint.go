@@ -76,7 +76,7 @@ Exit status:
 		},
 	}
 	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 on warnings too")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	jsonFlag(cmd, &asJSON)
 	return cmd
 }
 
