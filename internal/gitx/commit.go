@@ -1,14 +1,11 @@
 package gitx
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 )
 
@@ -94,109 +91,6 @@ func (r *Repo) Config(key string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
-}
-
-// ShowFile returns the bytes of path at rev (`git show rev:path`); ok is
-// false when the path does not exist there.
-func (r *Repo) ShowFile(rev, path string) ([]byte, bool, error) {
-	out, err := r.Git("cat-file", "blob", rev+":"+filepath.ToSlash(path))
-	if err != nil {
-		if _, e2 := r.Git("rev-parse", "-q", "--verify", rev+"^{commit}"); e2 != nil {
-			return nil, false, fmt.Errorf("%s is not a commit: %w", rev, errors.Unwrap(e2))
-		}
-		return nil, false, nil
-	}
-	return out, true, nil
-}
-
-// TreeFile is one file of a tree listing.
-type TreeFile struct {
-	Path string // relative to the work tree
-	Blob string
-	Size int64
-}
-
-// ListTree lists the files under dir at rev (`git ls-tree -r -l`), with
-// their blob ids and sizes; a missing dir is an empty list.
-func (r *Repo) ListTree(rev, dir string) ([]TreeFile, error) {
-	out, err := r.Git("ls-tree", "-r", "-l", "-z", rev, "--", dir)
-	if err != nil {
-		return nil, err
-	}
-	var files []TreeFile
-	for _, rec := range strings.Split(string(out), "\x00") {
-		meta, path, ok := strings.Cut(rec, "\t")
-		if !ok {
-			continue
-		}
-		f := strings.Fields(meta)
-		if len(f) != 4 || f[1] != "blob" {
-			continue
-		}
-		var size int64
-		fmt.Sscan(f[3], &size)
-		files = append(files, TreeFile{Path: path, Blob: f[2], Size: size})
-	}
-	return files, nil
-}
-
-// BlobTail streams blob id from byte offset on to fn, line by line,
-// without holding the blob in memory: a loose blob is inflated in process,
-// a packed one through `git cat-file`.
-func (r *Repo) BlobTail(id string, offset int64, fn func(line []byte) error) error {
-	if rc, _, err := r.openLoose(id); err == nil {
-		defer rc.Close()
-		return scanFrom(rc, offset, fn)
-	}
-	cmd := exec.Command("git", "cat-file", "blob", id)
-	cmd.Dir = r.WorkTree
-	var se bytes.Buffer
-	cmd.Stderr = &se
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	ferr := scanFrom(out, offset, fn)
-	io.Copy(io.Discard, out)
-	if err := cmd.Wait(); err != nil {
-		return fmt.Errorf("git cat-file blob %s: %s", id, strings.TrimSpace(se.String()))
-	}
-	return ferr
-}
-
-// scanFrom skips offset bytes of rd, then calls fn on each line.
-func scanFrom(rd io.Reader, offset int64, fn func([]byte) error) error {
-	if _, err := io.CopyN(io.Discard, rd, offset); err != nil {
-		return err
-	}
-	br := bufio.NewReaderSize(rd, 1<<16)
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			if ferr := fn(bytes.TrimSuffix(line, []byte("\n"))); ferr != nil {
-				return ferr
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
-
-// FileTail is BlobTail for a file in the work tree.
-func FileTail(path string, offset int64, fn func(line []byte) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return scanFrom(f, offset, fn)
 }
 
 // MergeBaseUpstream is the merge base of HEAD with its upstream branch.
