@@ -54,34 +54,18 @@ func runDiff(app *App, format string, args []string) error {
 		baseRev = "HEAD"
 		fmt.Fprintln(app.IO.Err, "no upstream branch: comparing with HEAD (give a base revision to compare with another)")
 	}
-	base, err := warrantdiff.FromRev(repo, projRel, baseRev)
-	if err != nil {
-		return Failf("%v", err)
-	}
-	var head *warrantdiff.Snapshot
+	headRev := ""
 	if len(args) > 1 {
-		head, err = warrantdiff.FromRev(repo, projRel, args[1])
-	} else {
-		head, err = warrantdiff.FromWorkTree(repo, p.Dir)
+		headRev = args[1]
 	}
+	res, err := warrantdiff.Run(repo, projRel, p.Dir, baseRev, headRev)
 	if err != nil {
 		return Failf("%v", err)
 	}
-	changes := warrantdiff.Compare(base, head)
-	for _, s := range []*warrantdiff.Snapshot{base, head} {
-		for _, e := range s.Errors {
-			fmt.Fprintf(app.IO.Err, "warning: %v (left out of the diff)\n", e)
-		}
+	for _, e := range res.Errors() {
+		fmt.Fprintf(app.IO.Err, "warning: %v (left out of the diff)\n", e)
 	}
-	signers, err := warrantdiff.ParseSigners(base)
-	if err != nil {
-		return Failf("the base's allowed_signers cannot be read, so no amend can be verified: %v", err)
-	}
-	found, err := warrantdiff.NewAmends(repo, base, head, signers)
-	if err != nil {
-		return Failf("%v", err)
-	}
-	warrantdiff.Attach(changes, found)
+	base, head, changes := res.Base, res.Head, res.Changes
 	switch format {
 	case "json":
 		return warrantdiff.JSON(app.IO.Out, base.Label, head.Label, changes)
