@@ -121,10 +121,13 @@ func quoteAll(s []string) string {
 
 // listNode is a list's place in the file. Lines are 1-based file lines.
 type listNode struct {
-	key   *yaml.Node // the list's key; nil when the list is absent
-	val   *yaml.Node // its value (sequence or null)
-	off   int        // add to a node line to get the file line
-	fmEnd int        // file line of the closing `---`
+	key *yaml.Node // the list's key; nil when the list is absent
+	val *yaml.Node // its value (sequence or null)
+	off int        // add to a node line to get the file line
+	// warrant is the `warrant` key when its value is empty (`warrant:`,
+	// `warrant: ~`): a list is then added under it.
+	warrant *yaml.Node
+	fmEnd   int // file line of the closing `---`
 }
 
 // findList locates list's nodes; parent is the warrant map (nil for
@@ -153,6 +156,7 @@ func findList(src []byte, list string) (listNode, *yaml.Node, error) {
 	if list != "reserved" {
 		parent = mapValue(root, "warrant")
 		if parent == nil || parent.Kind != yaml.MappingNode {
+			ln.warrant = mapKey(root, "warrant")
 			return ln, nil, nil
 		}
 		m = parent
@@ -163,6 +167,15 @@ func findList(src []byte, list string) (listNode, *yaml.Node, error) {
 		}
 	}
 	return ln, parent, nil
+}
+
+func mapKey(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i]
+		}
+	}
+	return nil
 }
 
 func mapValue(m *yaml.Node, key string) *yaml.Node {
@@ -239,6 +252,13 @@ func addList(lines []string, n listNode, parent *yaml.Node, list, entry string) 
 	item := list + ": [" + flowScalar(entry) + "]" + eol
 	if list == "reserved" {
 		return slices.Insert(lines, n.fmEnd-1, item), nil
+	}
+	if n.warrant != nil { // `warrant:` with no lists: the line loses any `~`
+		i := n.warrant.Line + n.off - 1
+		body, lineEOL := splitEOL(lines[i])
+		_, comment := splitComment(body[strings.Index(body, ":")+1:])
+		lines[i] = "warrant:" + comment + lineEOL
+		return slices.Insert(lines, i+1, "  "+item), nil
 	}
 	if parent == nil || len(parent.Content) == 0 {
 		return slices.Insert(lines, n.fmEnd-1, "warrant:"+eol, "  "+item), nil

@@ -94,6 +94,24 @@ func TestEditList(t *testing.T) {
 	}
 }
 
+func TestEditListEmptyWarrant(t *testing.T) {
+	for _, w := range []string{"warrant:", "warrant: ~ # none yet", "warrant: null"} {
+		src := "---\nname: t\n" + w + "\nreserved: [x]\n---\n"
+		out, err := EditList("t.loop.md", []byte(src), "send", "status mail", false)
+		if err != nil {
+			t.Fatalf("%q: %v", w, err)
+		}
+		l, err := Parse("t.loop.md", out)
+		if err != nil || len(l.Warrant.Send) != 1 || l.Warrant.Send[0].Text != "status mail" || len(l.Reserved) != 1 {
+			t.Fatalf("%q: %v\n%s", w, err, out)
+		}
+	}
+	out, _ := EditList("t.loop.md", []byte("---\nname: t\n---\n"), "send", "status mail", false)
+	if string(out) != "---\nname: t\nwarrant:\n  send: [status mail]\n---\n" {
+		t.Fatalf("no warrant key: %q", out)
+	}
+}
+
 func TestEditListCRLFAndErrors(t *testing.T) {
 	crlf := strings.ReplaceAll(editBase, "\n", "\r\n")
 	out, err := EditList("deploy.loop.md", []byte(crlf), "change", "x", false)
