@@ -47,6 +47,8 @@ var (
 		" to everyone at acme", " cc the press", " to all customers", " and everyone else",
 		" to the public", ", the board", " to them", " to every customer", " plus the press",
 		" + the board", "; cc everyone"}
+	// subWiderJoined are appended right after an entry's own recipient.
+	subWiderJoined = []string{"/the board", " / investors", "/everyone"}
 	// subRecipientHeads are the heads of recipients the generated corpus
 	// writes after `to`.
 	subRecipientHeads = []string{"me", "us", "them", "the team", "my manager", "the client",
@@ -200,8 +202,29 @@ func subEntry(s *Suite, e subSource, r *rand.Rand) {
 			}
 			subCheck(s, w, e, alt+wide, false, "wider recipient appended")
 		}
+		if endsInRecipient(words) {
+			for _, wide := range subWiderJoined {
+				subCheck(s, w, e, alt+wide, false, "wider recipient appended")
+			}
+		}
 		vagueProbes(s, w, e, alt, alts)
 	}
+}
+
+// endsInRecipient reports whether the last words of ws are a recipient: a
+// recipient's direction word (not from or via: those name a source or a
+// route) followed by words that are no preposition.
+func endsInRecipient(ws []string) bool {
+	for i := len(ws) - 1; i >= 0; i-- {
+		w := strings.ToLower(ws[i])
+		if slices.Contains([]string{"to", "into", "onto", "toward", "cc", "bcc"}, w) {
+			return i < len(ws)-1
+		}
+		if isPlainWord(w) && w != "the" && w != "a" && w != "an" {
+			return false
+		}
+	}
+	return false
 }
 
 // names reports whether every word of phrase but its plain and direction

@@ -114,11 +114,12 @@ func elaborations(ve verbEntry, stops []string, r *rand.Rand) []string {
 	return out
 }
 
-// strictFillers are words an allow entry may lose or gain without changing
-// what it permits (docs/loop-format.md#strict-filler-words). Pronouns and
-// quantifiers (`any`, `our`, `this`) are limits, so inserting one is not an
-// elaboration of the same work.
-var strictFillers = []string{"the", "a", "of", "for", "in", "about"}
+// strictFillers are words an allow entry may gain anywhere without changing
+// what it permits (docs/loop-format.md#strict-filler-words): articles.
+// Pronouns and quantifiers (`any`, `our`, `this`) are limits, and a
+// preposition dropped into a recipient (`to about the team`) ends it, so
+// inserting either is not an elaboration of the same work.
+var strictFillers = []string{"the", "a", "an"}
 
 // withStrictFiller inserts one strict filler word into s, each confirmed
 // filler by StrictContentWords before use.

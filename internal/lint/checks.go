@@ -60,13 +60,18 @@ var ToolVerbs = []loops.Verb{loops.Read, loops.Change, loops.Send}
 var UnusableRules = []func(verb loops.Verb, it loops.Item) string{proseOnly}
 
 // proseWords are words an allow entry must keep (they are limits,
-// docs/loop-format.md#strict-filler-words) but that the target of a tool
-// call — a path, a URL, a shell command — does not say.
+// docs/loop-format.md#strict-filler-words) but that a shell command or a file
+// path does not say.
 var proseWords = []string{"to", "into", "onto", "toward", "towards", "cc", "bcc", "me", "us", "him",
 	"her", "them", "my", "our", "your", "their", "his"}
 
-// proseOnly reports an entry whose every alternative holds a prose word.
-func proseOnly(_ loops.Verb, it loops.Item) string {
+// proseOnly reports a change or send entry whose every alternative holds a
+// prose word: the shell command or file path of the calls it means never
+// says it. (A read target can be a web search, which may.)
+func proseOnly(verb loops.Verb, it loops.Item) string {
+	if verb == loops.Read {
+		return ""
+	}
 	var said string
 	for _, alt := range loops.Alternatives(it.Text) {
 		found := ""
@@ -84,7 +89,7 @@ func proseOnly(_ loops.Verb, it loops.Item) string {
 	if said == "" {
 		return ""
 	}
-	return fmt.Sprintf("a tool call's target (a path, a URL, a shell command) does not say %q, and the entry needs it, so the hook asks for every call it means", said)
+	return fmt.Sprintf("the entry needs %q, which a shell command or a file path does not say: a Bash call or file write it means asks (a `gitwarrant check` or MCP call that spells it out can still be allowed)", said)
 }
 
 // toolUnusable warns about natural-language allow entries a tool call can

@@ -295,7 +295,7 @@ func (a *alt) cautious(p *phrase) bool {
 		return globMatch(a.text, p.text) || containsPhrase(p.text, a.text)
 	}
 	return containsPhrase(p.text, a.text) || containsPhrase(a.text, p.text) ||
-		wordsWithin(a.words, p.words) || wordsWithin(p.words, a.words)
+		wordsWithin(a.strict, p.strict, true) || wordsWithin(p.strict, a.strict, true)
 }
 
 // covers reports whether p covers a in strict mode (allow lists): p
@@ -310,15 +310,17 @@ func (a *alt) covers(p *phrase) bool {
 	if a.glob {
 		return globMatch(a.text, p.text)
 	}
-	return (containsPhrase(p.text, a.text) || wordsWithin(a.strict, p.strict)) && !a.widens(p)
+	return (containsPhrase(p.text, a.text) || wordsWithin(a.strict, p.strict, false)) && !a.widens(p)
 }
 
 // widens reports whether target p reaches further than alternative a
 // (docs/loop-format.md#strict-filler-words): p holds a scope word (everyone, the
 // press, the public) that a does not, or a direction word (to, cc, into)
-// whose recipient — the words up to the next direction word — names none
-// of a's words other than scope words. Extra words of other kinds (`for
-// claim 4411`) only say which instance is meant and are allowed.
+// whose recipient names none of a's words (scope words aside), or joins a
+// recipient a does not name to one it does with `/`. The recipient runs
+// to the next direction word, preposition, relative word or `(`. Extra
+// words of other kinds (`for claim 4411`) only say which instance is meant
+// and are allowed.
 func (a *alt) widens(p *phrase) bool {
 	for i := range p.strict {
 		w := &p.strict[i]
@@ -328,14 +330,51 @@ func (a *alt) widens(p *phrase) bool {
 		if !isDirection(w.text) || i+1 == len(p.strict) {
 			continue
 		}
-		named := false
-		for j := i + 1; j < len(p.strict) && !isDirection(p.strict[j].text); j++ {
-			if r := &p.strict[j]; !isScopeWord(r.text) && hasWord(a.strict, r) {
-				named = true
+		named, prevNamed := false, false
+		for j := i + 1; j < len(p.strict); j++ {
+			r, prev := &p.strict[j], &p.strict[j-1]
+			gap := p.text[int(prev.at)+len(prev.text) : r.at]
+			if isDirection(r.text) || endsRecipient(r.text) || gapEndsRecipient(gap) {
 				break
 			}
+			if isScopeWord(r.text) {
+				continue
+			}
+			ok := hasWord(a.strict, r)
+			if !ok && prevNamed && strings.ContainsRune(gap, '/') {
+				// `to me/the board`: a second recipient after the named
+				// one (a name such as `fix/nil-deref` is not split).
+				return true
+			}
+			named, prevNamed = named || ok, ok
 		}
 		if !named {
+			return true
+		}
+	}
+	return false
+}
+
+// endsRecipient reports whether strict word w ends a recipient: a
+// preposition or a word that starts a clause of its own.
+func endsRecipient(w string) bool {
+	switch w {
+	case "from", "via", "as", "than", "per", "upon", "that", "which", "who", "where", "when", "because":
+		return true
+	}
+	return false
+}
+
+// gapEndsRecipient reports whether the text between two strict words ends a
+// recipient: a preposition the strict filler skips (`… to the team for
+// claim 4411`), or an opening parenthesis.
+func gapEndsRecipient(gap string) bool {
+	if strings.ContainsRune(gap, '(') {
+		return true
+	}
+	for w, i := nextWord(gap, 0); w != ""; w, i = nextWord(gap, i) {
+		switch w {
+		case "for", "of", "in", "on", "at", "by", "about", "with":
 			return true
 		}
 	}
@@ -364,7 +403,7 @@ func (e *entry) hitsCautious(s *subject) bool {
 		for j := range s.clauses {
 			// A clause without content words ("it") would match too much;
 			// one equal to the whole target was tried already.
-			if c := &s.clauses[j]; len(c.words) > 0 && c.text != s.whole.text && a.cautious(c) {
+			if c := &s.clauses[j]; c.ncontent > 0 && c.text != s.whole.text && a.cautious(c) {
 				return true
 			}
 		}

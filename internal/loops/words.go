@@ -188,6 +188,11 @@ type word struct {
 	text  string
 	stems [7]stem
 	k     uint8
+	// at is the word's byte offset in its phrase's text (0 outside one).
+	at int32
+	// soft marks a word cautious matching skips (isFiller) but strict
+	// matching keeps (a pronoun, a quantifier, a direction word).
+	soft bool
 }
 
 func (w *word) add(base string, add byte) {
@@ -289,14 +294,15 @@ func (w *word) same(o *word) bool {
 	return false
 }
 
-// phrase is a folded piece of text with its content words.
+// phrase is a folded piece of text with its words.
 type phrase struct {
 	text string
-	// words are the content words cautious matching uses (isFiller).
-	words []word
-	// strict are the words strict matching keeps (isStrictFiller), in
-	// order; a superset of words.
+	// strict are the words strict matching keeps (all but isStrictFiller),
+	// in order; the ones not soft are the content words cautious matching
+	// uses (isFiller).
 	strict []word
+	// ncontent counts the words of strict that are not soft.
+	ncontent int
 	// nwords counts all words, filler included.
 	nwords int
 	// universal is true when every strict word is a universal one
@@ -306,33 +312,34 @@ type phrase struct {
 
 func (ar *arena) phrase(folded string) phrase {
 	p := phrase{text: folded, universal: true}
-	start, sstart := len(ar.words), len(ar.strict)
+	start := len(ar.words)
 	for t, i := nextWord(folded, 0); t != ""; t, i = nextWord(folded, i) {
 		p.nwords++
 		if isStrictFiller(t) {
 			continue
 		}
 		if ar.words == nil {
-			ar.words, ar.strict = make([]word, 0, 64), make([]word, 0, 64)
+			ar.words = make([]word, 0, 64)
 		}
 		w := newWord(t)
-		ar.strict = append(ar.strict, w)
-		if !isFiller(t) {
-			ar.words = append(ar.words, w)
+		w.at = int32(i - len(t))
+		w.soft = isFiller(t)
+		if !w.soft {
+			p.ncontent++
 		}
+		ar.words = append(ar.words, w)
 		p.universal = p.universal && isUniversal(t)
 	}
 	// append copies the whole chunk when it grows, so this phrase's words
 	// are contiguous here; earlier phrases keep the old, unchanged chunk.
-	p.words = ar.words[start:len(ar.words):len(ar.words)]
-	p.strict = ar.strict[sstart:len(ar.strict):len(ar.strict)]
+	p.strict = ar.words[start:len(ar.words):len(ar.words)]
 	return p
 }
 
 // allFiller reports whether p has words and every one is filler — the
 // spec's `anything`, which matches every target in cautious mode.
 func (p *phrase) allFiller() bool {
-	return p.nwords > 0 && len(p.words) == 0
+	return p.nwords > 0 && p.ncontent == 0
 }
 
 // strictAllFiller is allFiller for allow lists: p has words and each is
@@ -342,17 +349,21 @@ func (p *phrase) strictAllFiller() bool {
 	return p.nwords > 0 && p.universal
 }
 
-// wordsWithin reports whether every content word of sub has a SameWord in
-// super. An empty sub is not within anything: an empty set matching
-// vacuously would make a vague target match every entry.
-func wordsWithin(sub, super []word) bool {
-	if len(sub) == 0 {
-		return false
-	}
+// wordsWithin reports whether every word of sub has a SameWord in super;
+// with content set, only the words that are not soft count, on both sides
+// (cautious matching). A sub with no word that counts is not within
+// anything: an empty set matching vacuously would make a vague target
+// match every entry.
+func wordsWithin(sub, super []word, content bool) bool {
+	n := 0
 	for i := range sub {
+		if content && sub[i].soft {
+			continue
+		}
+		n++
 		found := false
 		for j := range super {
-			if sub[i].same(&super[j]) {
+			if (!content || !super[j].soft) && sub[i].same(&super[j]) {
 				found = true
 				break
 			}
@@ -361,16 +372,15 @@ func wordsWithin(sub, super []word) bool {
 			return false
 		}
 	}
-	return true
+	return n > 0
 }
 
 // arena hands out word and alternative storage in chunks, so compiling a
 // warrant for one Check costs a few allocations rather than several per
 // entry. An arena lives for one call; nothing is shared between calls.
 type arena struct {
-	words  []word
-	strict []word
-	alts   []alt
+	words []word
+	alts  []alt
 }
 
 // altSlice returns n zeroed alternatives. Chunks are never grown in
