@@ -32,7 +32,10 @@ type Snapshot struct {
 	data    map[string][]byte // loop name → bytes, for the work tree
 	parsed  map[string]*loops.Loop
 	failed  map[string]bool
-	parents map[string]string // loop → the loop it extends ("" for none)
+	// parents maps a loop file's blob id to the loop it extends ("" for
+	// none). Compare shares one map between base and head: a file that
+	// did not change is read once, from whichever side is cheaper.
+	parents map[string]string
 	// chains maps each chain file (work-tree relative, slash-separated)
 	// to its blob id at a revision, or to "" in the work tree.
 	chains map[string]string
