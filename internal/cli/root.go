@@ -51,6 +51,7 @@ func commands() []func(*App) *cobra.Command {
 		newCompileCmd,
 		newDemoCmd,
 		newDiffCmd,
+		newDoctorCmd,
 		newHookCmd,
 		newInitCmd,
 		newInstallCmd,
