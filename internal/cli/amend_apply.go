@@ -176,8 +176,7 @@ func appendSignedAmend(app *App, r *record.Record, plan *amendPlan) (chain.Entry
 		}
 		return e, nil
 	})
-	var re *record.RefError
-	if err != nil && !errors.As(err, &re) {
+	if err != nil {
 		return e, Failf("not amended, nothing was changed: %v", err)
 	}
 	return e, nil
