@@ -176,8 +176,11 @@ func appendSignedAmend(app *App, r *record.Record, plan *amendPlan) (chain.Entry
 		}
 		return e, nil
 	})
-	if err != nil {
+	switch {
+	case err != nil && e.Hash == "": // nothing was written
 		return e, Failf("not amended, nothing was changed: %v", err)
+	case err != nil: // written, but a follow-up step (the ref's commit) failed
+		fmt.Fprintf(app.IO.Err, "warning: %v\n", err)
 	}
 	return e, nil
 }
