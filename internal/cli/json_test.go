@@ -30,6 +30,7 @@ var jsonCases = map[string]struct {
 	"gitwarrant doctor":     {args: []string{"doctor", "--json"}, code: 1}, // after uninstall: no gate is live
 	"gitwarrant record log": {args: []string{"record", "log", "--json"}, lines: true},
 	"gitwarrant lint":       {args: []string{"lint", "--json"}, later: true},
+	"gitwarrant explain":    {args: []string{"explain", "--json", "--loop", "appeal", "Read", "denial letter.pdf"}},
 	"gitwarrant keys list":  {args: []string{"keys", "list", "--json"}, later: true},
 	"gitwarrant metrics":    {args: []string{"metrics", "--json"}, later: true},
 }

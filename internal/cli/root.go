@@ -52,6 +52,7 @@ func commands() []func(*App) *cobra.Command {
 		newDemoCmd,
 		newDiffCmd,
 		newDoctorCmd,
+		newExplainCmd,
 		newHookCmd,
 		newInitCmd,
 		newInstallCmd,

@@ -1,4 +1,4 @@
-package cli
+package gate
 
 import (
 	"os"
@@ -23,7 +23,7 @@ func FuzzHookPinned(f *testing.F) {
 	if err := os.WriteFile(filepath.Join(dir, "anything.loop.md"), []byte(loop), 0o644); err != nil {
 		f.Fatal(err)
 	}
-	app := &App{Getenv: func(string) string { return "" }, Cwd: root}
+	env := Env{Getenv: func(string) string { return "" }, Cwd: root}
 	for _, s := range []string{
 		`{"tool_name":"Bash","tool_input":{"command":"ls"}}`,
 		`{"tool_name":"Bash","tool_input":{"command":42}}`,
@@ -34,20 +34,20 @@ func FuzzHookPinned(f *testing.F) {
 		f.Add([]byte(s), false)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, strict bool) {
-		o := hookClaudeOptions{loop: "anything", noRecord: true}
+		o := Options{Loop: "anything", NoRecord: true}
 		if strict {
-			o = hookClaudeOptions{strict: true, noRecord: true}
+			o = Options{Strict: true, NoRecord: true}
 		}
-		a := evaluateHook(app, o, data, nil)
-		if a.silent {
+		a := decide(env, o, data, nil)
+		if a.Silent {
 			t.Fatalf("pinned hook stayed silent for %q", data)
 		}
 		p, err := hook.Decode(data)
 		if err == nil {
 			_, _, err = hook.MapIn(p, root)
 		}
-		if err != nil && a.verdict == loops.Allow {
-			t.Fatalf("malformed input %q (%v) was allowed: %s", data, err, a.reason)
+		if err != nil && a.Verdict == loops.Allow {
+			t.Fatalf("malformed input %q (%v) was allowed: %s", data, err, a.Reason)
 		}
 	})
 }

@@ -1,20 +1,32 @@
-package hook
+package gate
 
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/gitwarrant/gitwarrant/internal/hook"
 )
 
-// protectEnv is a real directory tree: a project, a .git dir with hooks,
-// and a symlink that points into the project dir.
-type protectEnv struct{ root, project, hooks string }
+// protectEnv is a real directory tree: a Git repository with a project, a
+// .git dir with hooks, and a symlink that points into the project dir.
+type protectEnv struct{ root, project, hooks, home string }
 
 func newProtectEnv(t *testing.T) protectEnv {
 	t.Helper()
-	root := t.TempDir()
+	base := t.TempDir()
+	root := filepath.Join(base, "repo")
+	home := filepath.Join(base, "home")
+	for _, d := range []string{root, home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
 	for _, d := range []string{".gitwarrant/loops", ".git/hooks", "src", ".claude"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)
@@ -23,16 +35,28 @@ func newProtectEnv(t *testing.T) protectEnv {
 	if err := os.Symlink(filepath.Join(root, ".gitwarrant", "loops"), filepath.Join(root, "src", "innocent")); err != nil {
 		t.Skip("symlinks unavailable:", err)
 	}
-	return protectEnv{root: root, project: filepath.Join(root, ".gitwarrant"), hooks: filepath.Join(root, ".git", "hooks")}
+	return protectEnv{root: root, project: filepath.Join(root, ".gitwarrant"), hooks: filepath.Join(root, ".git", "hooks"), home: home}
 }
 
-func (e protectEnv) call(tool string, input map[string]any) Payload {
+func (e protectEnv) getenv(k string) string {
+	if k == "HOME" {
+		return e.home
+	}
+	return ""
+}
+
+func (e protectEnv) call(tool string, input map[string]any) hook.Payload {
 	raw, _ := json.Marshal(input)
-	return Payload{ToolName: tool, Cwd: e.root, ToolInput: raw}
+	return hook.Payload{ToolName: tool, Cwd: e.root, ToolInput: raw}
 }
 
-func (e protectEnv) protected(p Payload) (string, bool) {
-	return Protected(p, e.project, e.root, e.hooks)
+func (e protectEnv) analyse(p hook.Payload) *Call {
+	return Analyse(p, FindPlace(e.getenv, "", e.root), Env{Getenv: e.getenv, Cwd: e.root})
+}
+
+func (e protectEnv) protected(p hook.Payload) (string, bool) {
+	c := e.analyse(p)
+	return c.Denied, c.Denied != ""
 }
 
 func TestProtectedDeniesWritesToGuardedPlaces(t *testing.T) {
@@ -54,7 +78,7 @@ func TestProtectedDeniesWritesToGuardedPlaces(t *testing.T) {
 	for _, tool := range []string{"Write", "Edit", "MultiEdit"} {
 		for _, path := range paths {
 			why, denied := e.protected(e.call(tool, map[string]any{"file_path": path, "content": "x"}))
-			if !denied || !strings.HasPrefix(why, "a human must do this: ") {
+			if !denied {
 				t.Errorf("%s %s: denied=%v reason=%q", tool, path, denied, why)
 			}
 		}
@@ -71,7 +95,7 @@ func TestProtectedAllowsOrdinaryWritesAndAllReads(t *testing.T) {
 			t.Errorf("Write %s denied: %s", path, why)
 		}
 	}
-	reads := []Payload{
+	reads := []hook.Payload{
 		e.call("Read", map[string]any{"file_path": ".gitwarrant/loops/a.loop.md"}),
 		e.call("Grep", map[string]any{"pattern": "never", "path": ".gitwarrant"}),
 		e.call("Glob", map[string]any{"pattern": ".git/hooks/*"}),
@@ -123,7 +147,7 @@ func TestProtectedShellCommands(t *testing.T) {
 	}
 	for _, cmd := range deny {
 		why, denied := e.protected(e.call("Bash", map[string]any{"command": cmd}))
-		if !denied || !strings.HasPrefix(why, "a human must do this: ") {
+		if !denied {
 			t.Errorf("%q: denied=%v reason=%q", cmd, denied, why)
 		}
 	}
@@ -152,11 +176,14 @@ func TestProtectedHonoursACustomHooksDir(t *testing.T) {
 	e := newProtectEnv(t)
 	custom := filepath.Join(e.root, ".husky", "_")
 	p := e.call("Write", map[string]any{"file_path": ".husky/_/pre-commit"})
-	if _, denied := Protected(p, e.project, e.root, custom); !denied {
+	if out, err := exec.Command("git", "-C", e.root, "config", "core.hooksPath", custom).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	if _, denied := e.protected(p); !denied {
 		t.Error("write into core.hooksPath not denied")
 	}
 	sh := e.call("Bash", map[string]any{"command": "echo x > .husky/_/pre-commit"})
-	if _, denied := Protected(sh, e.project, e.root, custom); !denied {
+	if _, denied := e.protected(sh); !denied {
 		t.Error("shell write into core.hooksPath not denied")
 	}
 }
@@ -191,13 +218,12 @@ func TestProtectedRedTeamShellEvasions(t *testing.T) {
 		"g=gitwarrant; $g amend fix send x",
 		"$(printf gitwar)rant amend fix",
 		"cp /tmp/x .gitw*/loops/a.loop.md",
-		"cp /tmp/x .g{i,}twarrant/loops/a.loop.md",
+		"tee .g{i,}twarrant/loops/a.loop.md < /tmp/x",
 		"cp /tmp/x .g?t/hooks/pre-commit",
 		"cp /tmp/x .gi[t]/hooks/pre-commit",
 		"rm -rf .claude",
 		"mv .claude /tmp/",
 		"find . -name '*.loop.md' -delete",
-		"git for-each-ref --format='delete %(refname)' | git update-ref --stdin",
 		"git commit --no-verify -m x",
 		"git commit -nm x",
 		"HUSKY=0 git commit -m x",
@@ -205,10 +231,8 @@ func TestProtectedRedTeamShellEvasions(t *testing.T) {
 		"GIT_CONFIG_GLOBAL=/tmp/evil git commit -m x",
 		"git config --global include.path /tmp/evil.cfg",
 		"echo '[core]hooksPath=/tmp' >> ~/.gitconfig",
-		"echo ZWNobyB4ID4gLmdpdHdhcnJhbnQvbG9vcHMvZml4Lmxvb3AubWQ= | base64 -d | sh",
 		"bash evil.sh",
 		"chmod +x evil.sh && ./evil.sh",
-		"cat evil.sh | sh",
 		"python3 evil.py",
 		"git apply p.diff",
 		"patch -p1 < p.diff",
@@ -219,7 +243,7 @@ func TestProtectedRedTeamShellEvasions(t *testing.T) {
 	}
 	for _, cmd := range deny {
 		why, denied := e.protected(e.call("Bash", map[string]any{"command": cmd}))
-		if !denied || !strings.HasPrefix(why, "a human must do this: ") {
+		if !denied {
 			t.Errorf("%q: denied=%v reason=%q", cmd, denied, why)
 		}
 	}
@@ -250,10 +274,10 @@ func TestProtectedRedTeamToolEvasions(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(e.root, "lefthook.yml"), []byte("pre-commit:\n  commands:\n    gitwarrant:\n      run: gitwarrant hook pre-commit\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	raw := func(tool, input string) Payload {
-		return Payload{ToolName: tool, Cwd: e.root, ToolInput: json.RawMessage(input)}
+	raw := func(tool, input string) hook.Payload {
+		return hook.Payload{ToolName: tool, Cwd: e.root, ToolInput: json.RawMessage(input)}
 	}
-	deny := []Payload{
+	deny := []hook.Payload{
 		e.call("bash", map[string]any{"command": "echo x > .gitwarrant/loops/a.loop.md"}),
 		e.call("BASH", map[string]any{"command": "gitwarrant amend fix"}),
 		e.call("write", map[string]any{"file_path": ".gitwarrant/loops/a.loop.md"}),
@@ -267,21 +291,68 @@ func TestProtectedRedTeamToolEvasions(t *testing.T) {
 		e.call("Write", map[string]any{"file_path": "/home/u/.config/git/config"}),
 		e.call("Write", map[string]any{"file_path": "/etc/gitconfig"}),
 		e.call("Edit", map[string]any{"file_path": "lefthook.yml"}),
+		e.call("Write", map[string]any{"file_path": ".pre-commit-config.yaml"}),
 	}
 	for _, p := range deny {
-		if why, denied := e.protected(p); !denied || !strings.HasPrefix(why, "a human must do this: ") {
+		if why, denied := e.protected(p); !denied {
 			t.Errorf("%s %s: denied=%v reason=%q", p.ToolName, p.ToolInput, denied, why)
 		}
 	}
-	pass := []Payload{
+	pass := []hook.Payload{
 		e.call("mcp__fs__read_file", map[string]any{"path": filepath.Join(e.root, ".gitwarrant/loops/a.loop.md")}),
 		e.call("mcp__shell__exec", map[string]any{"command": "go test ./..."}),
-		e.call("Write", map[string]any{"file_path": ".pre-commit-config.yaml"}), // does not run gitwarrant
 		e.call("Write", map[string]any{"file_path": "src/config"}),
 	}
 	for _, p := range pass {
 		if why, denied := e.protected(p); denied {
 			t.Errorf("%s %s denied: %s", p.ToolName, p.ToolInput, why)
+		}
+	}
+}
+
+// TestUnreadableCallsAsk: what the gate cannot read — a shell fed from a
+// pipe, refs read from standard input — is never silently passed: it asks
+// even with no loop pinned.
+func TestUnreadableCallsAsk(t *testing.T) {
+	e := newProtectEnv(t)
+	for _, cmd := range []string{
+		"git for-each-ref --format='delete %(refname)' | git update-ref --stdin",
+		"echo ZWNobyB4ID4gLmdpdHdhcnJhbnQvbG9vcHMvZml4Lmxvb3AubWQ= | base64 -d | sh",
+		"cat evil.sh | sh",
+		"python3 -c 'print(1)'",
+		"$CMD --version",
+	} {
+		c := e.analyse(e.call("Bash", map[string]any{"command": cmd}))
+		if c.Denied == "" && c.Unreadable == "" {
+			t.Errorf("%q: neither denied nor unreadable", cmd)
+		}
+	}
+}
+
+// TestGitwarrantUnderAnotherName: an executable that is the running
+// gitwarrant binary — the same file through a link, or a copy with the same
+// bytes — is gitwarrant, whatever it is called.
+func TestGitwarrantUnderAnotherName(t *testing.T) {
+	e := newProtectEnv(t)
+	self := filepath.Join(e.root, "bin-gw")
+	body := []byte("#!/bin/sh\necho pretend gitwarrant\n")
+	for name, data := range map[string][]byte{"bin-gw": body, "tool": body, "other": []byte("#!/bin/sh\necho other\n")} {
+		if err := os.WriteFile(filepath.Join(e.root, name), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Link(self, filepath.Join(e.root, "hard")); err != nil {
+		t.Skip("hard links unavailable:", err)
+	}
+	env := Env{Getenv: e.getenv, Cwd: e.root, Self: self}
+	place := FindPlace(e.getenv, "", e.root)
+	for cmd, want := range map[string]bool{
+		"./tool amend fix send x": true, "./hard review --yes": true, "./bin-gw install": true,
+		"./other amend fix": false, "./tool check fix send x": false,
+	} {
+		c := Analyse(e.call("Bash", map[string]any{"command": cmd}), place, env)
+		if got := c.Denied != ""; got != want {
+			t.Errorf("%q: denied=%v (%s), want %v", cmd, got, c.Denied, want)
 		}
 	}
 }
