@@ -114,6 +114,11 @@ type File struct {
 	LockPath string
 	// Now defaults to time.Now.
 	Now func() time.Time
+	// Prepare, if set, runs under the lock once Seq, Prev and TS are set
+	// and before the hash: a signed entry signs its own chain position
+	// (docs/signing.md#what-a-signature-binds). It may add fields but not
+	// change Seq, Prev or TS; an error writes nothing.
+	Prepare func(e Entry) (Entry, error)
 }
 
 var _ Appender = (*File)(nil)

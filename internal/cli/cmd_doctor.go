@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -13,8 +12,8 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/lint"
 	"github.com/gitwarrant/gitwarrant/internal/project"
 	"github.com/gitwarrant/gitwarrant/internal/record"
+	"github.com/gitwarrant/gitwarrant/internal/sign"
 	"github.com/spf13/cobra"
-	"golang.org/x/crypto/ssh"
 )
 
 type doctorOptions struct {
@@ -135,11 +134,11 @@ func recordCheck(p *project.Project) install.Check {
 	return c
 }
 
-// signersCheck parses allowed_signers as ssh-keygen reads it: principals,
-// optional options, key type and key, per line.
+// signersCheck parses allowed_signers with the rules amends are verified
+// by (docs/signing.md#allowed-signers).
 func signersCheck(p *project.Project) install.Check {
 	c := install.Check{Name: "allowed_signers", Status: install.OK}
-	f, err := os.Open(p.AllowedSigners())
+	data, err := os.ReadFile(p.AllowedSigners())
 	if errors.Is(err, os.ErrNotExist) {
 		c.Detail = "none yet (no human can sign an amend)"
 		return c
@@ -148,32 +147,13 @@ func signersCheck(p *project.Project) install.Check {
 		c.Status, c.Detail = install.Fail, err.Error()
 		return c
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	n, keys := 0, 0
-	for sc.Scan() {
-		n++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Fields(line)
-		if len(fields) < 3 {
-			c.Status, c.Detail = install.Fail, fmt.Sprintf("%s:%d: want principals, key type and key", p.AllowedSigners(), n)
-			break
-		}
-		rest := strings.TrimSpace(strings.TrimPrefix(line, fields[0]))
-		if _, _, _, _, err := ssh.ParseAuthorizedKey([]byte(rest)); err != nil {
-			c.Status, c.Detail = install.Fail, fmt.Sprintf("%s:%d: %v", p.AllowedSigners(), n, err)
-			break
-		}
-		keys++
-	}
-	if c.Status == install.Fail {
-		c.Fix = "fix the line (format: principals [options] key-type key), see ssh-keygen(1) ALLOWED SIGNERS"
+	as, err := sign.ParseAllowedSigners(p.AllowedSigners(), data)
+	if err != nil {
+		c.Status, c.Detail = install.Fail, err.Error()
+		c.Fix = "fix the line (format: principals [options] key-type key), see docs/signing.md"
 		return c
 	}
-	c.Detail = fmt.Sprintf("%d key(s) parse", keys)
+	c.Detail = fmt.Sprintf("%d key(s) parse", len(as.Signers))
 	return c
 }
 

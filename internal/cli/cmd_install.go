@@ -23,6 +23,7 @@ type installOptions struct {
 	noGitHooks  bool
 	targets     []string
 	index       bool
+	gitDiff     bool
 }
 
 func newInstallCmd(app *App) *cobra.Command {
@@ -74,6 +75,7 @@ Exit status:
 	f.BoolVar(&o.noGitHooks, "no-git-hooks", false, "do not install the git hooks")
 	f.StringSliceVar(&o.targets, "targets", nil, "context files to compile, comma-separated (default: all of "+strings.Join(fileTargetNames(), ",")+")")
 	f.BoolVar(&o.index, "index", false, "compile the compact tiered index instead of the full render")
+	f.BoolVar(&o.gitDiff, "git-diff", false, "also make `git diff` of loop files show the resolved warrant (docs/signing.md#git-diff-of-loop-files)")
 	return cmd
 }
 
@@ -117,6 +119,11 @@ func runInstall(app *App, o installOptions) error {
 	}
 	if err := plan.Apply(); err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
+	}
+	if o.gitDiff {
+		if err := installGitDiff(app, p, o.json); err != nil {
+			return err
+		}
 	}
 	tokens := 0
 	if len(targets) > 0 {

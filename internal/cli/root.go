@@ -46,9 +46,11 @@ Exit status (every command):
 // function, not a variable, because the demo command runs Main itself.
 func commands() []func(*App) *cobra.Command {
 	return []func(*App) *cobra.Command{
+		newAmendCmd,
 		newCheckCmd,
 		newCompileCmd,
 		newDemoCmd,
+		newDiffCmd,
 		newDoctorCmd,
 		newExplainCmd,
 		newHookCmd,
@@ -64,7 +66,9 @@ func commands() []func(*App) *cobra.Command {
 		newRecordCmd,
 		newServeCmd,
 		newShowCmd,
+		newSignersCmd,
 		newTemplatesCmd,
+		newTextconvCmd,
 		newUninstallCmd,
 		newVersionCmd,
 	}

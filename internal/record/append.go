@@ -19,12 +19,19 @@ import (
 // index; the branch receives the entry at the next commit. Outside Git the
 // chain file is the record.
 func (r *Record) Append(e chain.Entry) (chain.Entry, error) {
+	return r.AppendPrepared(e, nil)
+}
+
+// AppendPrepared is Append with prepare run under the chain lock once the
+// entry's seq, prev and ts are known (chain.File.Prepare): how a signed
+// amend signs its own position. An error from prepare records nothing.
+func (r *Record) AppendPrepared(e chain.Entry, prepare func(chain.Entry) (chain.Entry, error)) (chain.Entry, error) {
 	w, err := r.Writer()
 	if err != nil {
 		return chain.Entry{}, err
 	}
 	if r.repo == nil {
-		f := &chain.File{Path: r.ChainPath(w), Now: r.Now}
+		f := &chain.File{Path: r.ChainPath(w), Now: r.Now, Prepare: prepare}
 		return f.Append(e)
 	}
 	if e.Kind == "" {
@@ -43,7 +50,7 @@ func (r *Record) Append(e chain.Entry) (chain.Entry, error) {
 	if err != nil {
 		return chain.Entry{}, fmt.Errorf("nothing was recorded: %w", err)
 	}
-	line, e, err := r.seal(e, cr, seg)
+	line, e, err := r.seal(e, cr, seg, prepare)
 	if err != nil {
 		return chain.Entry{}, fmt.Errorf("nothing was recorded: %w", err)
 	}
@@ -70,8 +77,9 @@ func (r *Record) chainName(w string) string {
 }
 
 // seal fills e's chain fields after the ref's last entry (the last line of
-// its last chunk) and returns its line, newline included.
-func (r *Record) seal(e chain.Entry, cr *gitx.ChainRef, seg []byte) ([]byte, chain.Entry, error) {
+// its last chunk), runs prepare (a signature over its own position) when
+// set, and returns its line, newline included.
+func (r *Record) seal(e chain.Entry, cr *gitx.ChainRef, seg []byte, prepare func(chain.Entry) (chain.Entry, error)) ([]byte, chain.Entry, error) {
 	e.Seq, e.Prev = 1, chain.Genesis
 	if cr.Lines > 0 {
 		body := bytes.TrimSuffix(seg, []byte("\n"))
@@ -83,6 +91,16 @@ func (r *Record) seal(e chain.Entry, cr *gitx.ChainRef, seg []byte) ([]byte, cha
 	}
 	if e.TS == "" {
 		e.TS = r.Now().UTC().Format(chain.TSLayout)
+	}
+	if prepare != nil {
+		seq, prev, ts := e.Seq, e.Prev, e.TS
+		var err error
+		if e, err = prepare(e); err != nil {
+			return nil, e, err
+		}
+		if e.Seq != seq || e.Prev != prev || e.TS != ts {
+			return nil, e, fmt.Errorf("preparing the entry changed its chain position")
+		}
 	}
 	line, e, err := chain.Seal(e)
 	if err != nil {
