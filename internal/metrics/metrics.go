@@ -1,5 +1,5 @@
 // Package metrics reads an autonomy posture back from the record
-// (docs/metrics.md): how often agents ran on their own, stopped for a
+// (docs/review.md#metrics): how often agents ran on their own, stopped for a
 // person, or hit a hard stop. It streams: entries are added one at a time
 // in record order and only counters (and the pending asks of the hook) are
 // kept, so a million-entry record costs what reading it costs.

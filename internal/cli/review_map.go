@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/chain"
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/review"
+)
+
+// askMapper turns an asked check into the entry that would allow it
+// (docs/review.md#what-is-offered): a self-reported check into its own list
+// and target; a hook's tool call into the exact typed entry — one literal
+// command (Bash), one path (Read, Edit) or one MCP tool. A call that is
+// not one plain command has no single entry and is never offered.
+func askMapper(e *chain.Entry) (string, string, bool) {
+	if e.Via != "hook" {
+		if _, err := loops.ParseVerb(e.Action); err != nil || strings.TrimSpace(e.Target) == "" {
+			return "", "", false
+		}
+		return e.Action, e.Target, true
+	}
+	tool, _ := e.Extra["tool"].(string)
+	switch {
+	case tool == "Bash":
+		cmd, ok := plainCommand(e.Target)
+		if !ok {
+			return "", "", false
+		}
+		return "send", "Bash(" + cmd + ")", true
+	case tool == "Read" || tool == "Glob" || tool == "Grep" || tool == "LS":
+		if !plainPath(e.Target) {
+			return "", "", false
+		}
+		return "read", "Read(" + e.Target + ")", true
+	case tool == "Write" || tool == "Edit" || tool == "MultiEdit" || tool == "NotebookEdit":
+		if !plainPath(e.Target) {
+			return "", "", false
+		}
+		return "change", "Edit(" + e.Target + ")", true
+	case strings.HasPrefix(tool, "mcp__"):
+		return "send", tool, true
+	}
+	return "", "", false
+}
+
+// plainCommand accepts a command made only of plain words: no quoting,
+// expansion, redirection, globbing or second command, so its typed entry
+// names exactly what ran.
+func plainCommand(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.ContainsAny(s, "'\"\\$`;&|<>()[]{}*?~#!\n\r\t") {
+		return "", false
+	}
+	return strings.Join(strings.Fields(s), " "), true
+}
+
+func plainPath(s string) bool {
+	return s != "" && !strings.ContainsAny(s, "*?[]{}()\n\r") && !strings.Contains(s, "..")
+}
+
+// reviewScreen holds back what must never be offered: anything the loop's
+// ask or never lists match, and anything already allowed.
+func reviewScreen(dir string) review.Screen {
+	return func(loop, list, pattern string, sample *chain.Entry) string {
+		l, err := loops.LoadByName(dir, loop)
+		if err != nil {
+			return "the loop does not load"
+		}
+		verb, err := loops.ParseVerb(list)
+		if err != nil {
+			return "" // ask, never, reserved: narrowing lists are not screened
+		}
+		target := pattern
+		if sample != nil && sample.Via == "hook" {
+			target = sample.Target
+		}
+		res := loops.Check(&l.Warrant, verb, target)
+		switch {
+		case res.Verdict == loops.Deny:
+			return "a never entry matches: " + res.Rule
+		case res.List == "ask":
+			return "the loop's ask list matches: " + res.Rule
+		case res.Verdict == loops.Allow:
+			return "already allowed"
+		}
+		return ""
+	}
+}
+
+// admitted lists the recorded calls a wider entry would also admit,
+// beyond the ones the item answers.
+func admitted(wider string, it review.Item, entries []chain.Entry) []string {
+	prefix := strings.TrimSuffix(strings.TrimPrefix(wider, "Bash("), " *)")
+	seen := map[string]bool{}
+	var out []string
+	for i := range entries {
+		e := &entries[i]
+		if e.Kind != chain.KindCheck || e.Via != "hook" {
+			continue
+		}
+		if tool, _ := e.Extra["tool"].(string); tool != "Bash" {
+			continue
+		}
+		cmd, ok := plainCommand(e.Target)
+		if !ok || "Bash("+cmd+")" == it.Pattern || seen[cmd] {
+			continue
+		}
+		if cmd == prefix || strings.HasPrefix(cmd, prefix+" ") {
+			seen[cmd] = true
+			out = append(out, cmd)
+		}
+	}
+	return out
+}
