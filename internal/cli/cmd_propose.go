@@ -30,7 +30,7 @@ propose_amendment), never amend.`,
 	}
 	cmd.Flags().BoolVar(&o.remove, "remove", false, "propose removing the entry")
 	cmd.Flags().StringVar(&o.rationale, "rationale", "", "why: the person reviewing reads this")
-	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	jsonFlag(cmd, &o.json)
 	return cmd
 }
 
@@ -113,6 +113,6 @@ loop file changed since it was made; never applied) or open.`,
 		},
 	}
 	cmd.Flags().BoolVar(&open, "open", false, "only open proposals")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	jsonFlag(cmd, &asJSON)
 	return cmd
 }

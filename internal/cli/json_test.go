@@ -34,6 +34,8 @@ var jsonCases = map[string]struct {
 	"gitwarrant explain":       {args: []string{"explain", "--json", "--loop", "appeal", "Read", "denial letter.pdf"}},
 	"gitwarrant keys list":     {args: []string{"keys", "list", "--json"}, later: true},
 	"gitwarrant metrics":       {args: []string{"metrics", "--json"}, later: true},
+	"gitwarrant propose":       {args: []string{"propose", "--json", "appeal", "read", "state insurance regulations"}},
+	"gitwarrant proposals":     {args: []string{"proposals", "--json"}},
 }
 
 // TestEveryJSONOutputIsObjects runs the real binary for every command in
@@ -84,7 +86,7 @@ func TestEveryJSONOutputIsObjects(t *testing.T) {
 	// In order: check before record log, install before uninstall.
 	for _, path := range []string{"gitwarrant check", "gitwarrant list", "gitwarrant match", "gitwarrant show",
 		"gitwarrant templates", "gitwarrant version", "gitwarrant install", "gitwarrant uninstall", "gitwarrant record log",
-		"gitwarrant lint", "gitwarrant keys list", "gitwarrant metrics"} {
+		"gitwarrant lint", "gitwarrant keys list", "gitwarrant metrics", "gitwarrant propose", "gitwarrant proposals"} {
 		c := jsonCases[path]
 		if !seen[path] {
 			continue // a later one, not in this tree yet
