@@ -36,13 +36,16 @@ type demoStep struct {
 	say   string   // narration before the step
 	args  []string // gitwarrant arguments
 	git   []string // git arguments instead of gitwarrant
+	exe   []string // another program and its arguments (ssh-keygen)
 	stdin string   // standard input for the step
 	want  int      // expected exit code
 }
 
 const (
-	demoPushPayload  = `{"session_id":"demo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_demo1","cwd":"%s","tool_input":{"command":"git push --force origin main"}}`
-	demoWidenPayload = `{"session_id":"demo","hook_event_name":"PreToolUse","tool_name":"Edit","tool_use_id":"toolu_demo2","cwd":"%s","tool_input":{"file_path":"%s/.gitwarrant/loops/fix.loop.md","old_string":"never:","new_string":"nevermind:"}}`
+	demoPushPayload    = `{"session_id":"demo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_demo1","cwd":"%s","tool_input":{"command":"git push --force origin main"}}`
+	demoWidenPayload   = `{"session_id":"demo","hook_event_name":"PreToolUse","tool_name":"Edit","tool_use_id":"toolu_demo2","cwd":"%s","tool_input":{"file_path":"%s/.gitwarrant/loops/fix.loop.md","old_string":"never:","new_string":"nevermind:"}}`
+	demoHonestPayload  = `{"session_id":"demo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_demo3","cwd":"%s","tool_input":{"command":"git status"}}`
+	demoCommentPayload = `{"session_id":"demo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_demo4","cwd":"%s","tool_input":{"command":"echo '  - anything' >> $'\\x2egitwarrant/loops/fix\\x2eloop\\x2emd' # push to the feature branch"}}`
 )
 
 func demoSteps(dir string) []demoStep {
@@ -61,12 +64,24 @@ func demoSteps(dir string) []demoStep {
 		{say: "Put the warrant in front of every agent: context files, the Claude Code hook, git hooks.", args: []string{"install"}},
 		{say: "The hook, as Claude Code calls it: a force push is denied…", args: []string{"hook", "claude", "--loop", "fix"}, stdin: fmt.Sprintf(demoPushPayload, dir)},
 		{say: "…and an agent editing its own warrant is denied, whatever the loop says.", args: []string{"hook", "claude", "--loop", "fix"}, stdin: fmt.Sprintf(demoWidenPayload, dir, dir)},
+		{say: "Honest work is allowed by typed entries — Bash(git status *) — so the gate is not a wall of prompts.", args: []string{"hook", "claude", "--loop", "fix"}, stdin: fmt.Sprintf(demoHonestPayload, dir)},
+		{say: "The gate reads shell as shell: a comment full of allowed words and an ANSI-C-quoted path do not hide a write to the warrant.", args: []string{"hook", "claude", "--loop", "fix"}, stdin: fmt.Sprintf(demoCommentPayload, dir)},
+		{say: "explain shows each clause of a call and the entry that decided it.", args: []string{"explain", "--loop", "fix", "Bash", "git push origin fix/login && git push --force origin main"}, want: 3},
 		{say: "Every check is on the record, hash-chained, one commit per event on refs/gitwarrant/<writer>.", args: []string{"record", "log"}},
 		{git: []string{"for-each-ref", "--format=%(refname) %(objectname:short)", "refs/gitwarrant/"}},
 		{say: "A commit pins the record's head in a Warrant-Head trailer (git hooks from install).", git: []string{"add", "-A"}},
 		{git: []string{"commit", "-q", "-m", "Add gitwarrant loops"}},
 		{git: []string{"log", "-1", "--format=%B"}},
 		{args: []string{"record", "verify", "--git"}},
+		{say: "Only a person widens a warrant, signed. A key, and the first signer (bootstrap: it lands by a direct commit).", exe: []string{"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "demo", "-f", dir + "/.demo-key"}},
+		{args: []string{"signers", "add", "human@example.com", dir + "/.demo-key.pub"}},
+		{git: []string{"add", ".gitwarrant/allowed_signers"}},
+		{git: []string{"commit", "-q", "-m", "First signer"}},
+		{say: "amend edits one line, appends a signed amend entry and commits both.", args: []string{"amend", "fix", "send", "Bash(git push origin release/*)", "--yes", "--key", dir + "/.demo-key"}},
+		{say: "The semantic diff reads that commit as what it means for the agent, and names the signature that covers it.", args: []string{"diff", "HEAD~1", "HEAD"}},
+		{say: "Agents propose; review offers repeated asks and proposals to a person.", args: []string{"propose", "fix", "read", "Read(docs/**)", "--rationale", "needs the docs to fix bugs"}},
+		{args: []string{"review", "--list"}},
+		{say: "metrics reads the autonomy posture back from the record.", args: []string{"metrics"}},
 	}
 }
 
@@ -86,6 +101,13 @@ func runDemo(ctx context.Context, app *App, keep bool) error {
 	d := &demo{app: app, ctx: ctx, dir: dir}
 	if err := d.setupPath(); err != nil {
 		return err
+	}
+	// Commands the demo runs in process (amend commits through git) see
+	// the process environment: give it the demo's PATH and identity, so a
+	// fresh machine without user.name works and the hooks find this binary.
+	for _, kv := range d.environ()[:5] {
+		k, v, _ := strings.Cut(kv, "=")
+		os.Setenv(k, v)
 	}
 	if err := d.gitQuiet("init", "-q", "-b", "main"); err != nil {
 		return err
@@ -161,6 +183,10 @@ func (d *demo) run(s demoStep) error {
 		fmt.Fprintf(d.app.IO.Out, "%s git %s\n", st.Dim("$"), quoteArgs(s.git))
 		return d.gitShow(s)
 	}
+	if s.exe != nil {
+		fmt.Fprintf(d.app.IO.Out, "%s %s\n", st.Dim("$"), quoteArgs(s.exe))
+		return d.exeShow(s.exe, s.want)
+	}
 	prefix := ""
 	if s.stdin != "" {
 		prefix = "echo '<PreToolUse payload>' | "
@@ -177,7 +203,11 @@ func (d *demo) run(s demoStep) error {
 }
 
 func (d *demo) gitShow(s demoStep) error {
-	cmd := exec.CommandContext(d.ctx, "git", s.git...)
+	return d.exeShow(append([]string{"git"}, s.git...), s.want)
+}
+
+func (d *demo) exeShow(argv []string, want int) error {
+	cmd := exec.CommandContext(d.ctx, argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = d.dir, d.environ()
 	cmd.Stdout, cmd.Stderr = d.app.IO.Out, d.app.IO.Out
 	err := cmd.Run()
@@ -185,10 +215,10 @@ func (d *demo) gitShow(s demoStep) error {
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		return Failf("demo: git %s: %v", strings.Join(s.git, " "), err)
+		return Failf("demo: %s: %v", strings.Join(argv, " "), err)
 	}
-	if code != s.want {
-		return Failf("demo step `git %s` exited %d, expected %d", quoteArgs(s.git), code, s.want)
+	if code != want {
+		return Failf("demo step `%s` exited %d, expected %d", quoteArgs(argv), code, want)
 	}
 	return nil
 }
