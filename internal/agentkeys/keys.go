@@ -12,8 +12,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gitwarrant/gitwarrant/internal/chain"
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -190,7 +191,7 @@ func (s *Store) Flush() error {
 func (s *Store) update(f func([]Key) ([]Key, error)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	unlock, err := lockFile(s.Path + ".lock")
+	unlock, err := chain.Lock(s.Path + ".lock")
 	if err != nil {
 		return err
 	}
@@ -246,26 +247,7 @@ func stampOf(path string) fileStamp {
 }
 
 func writeFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".keys-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return fsx.WriteAtomic(path, data, 0o600)
 }
 
 func newSecret() (string, error) {

@@ -10,8 +10,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/amend"
@@ -215,29 +215,12 @@ func firstLine(s string) string {
 	return l
 }
 
-// writeFileAtomic replaces path through a temporary file in its directory,
-// keeping the mode, so a crash leaves the old or the new file, never half.
+// writeFileAtomic is fsx.WriteAtomic keeping the file's mode, so a crash
+// leaves the old or the new file, never half.
 func writeFileAtomic(path string, data []byte) error {
 	mode := os.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".gitwarrant-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	tmp.Close()
-	if err := os.Chmod(tmp.Name(), mode); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return fsx.WriteAtomic(path, data, mode)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
 	"os"
 	"path/filepath"
 	"sort"
@@ -362,19 +363,14 @@ func (r *Record) writeSegs(w string, cr *gitx.ChainRef, segs []segFile) error {
 	return nil
 }
 
-// writeFileAtomic writes a temp file in the same folder and renames it.
+// writeFileAtomic is fsx.WriteAtomic with the file's current mode kept.
 func writeFileAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
+	return fsx.WriteAtomic(path, b, currentMode(path))
+}
+
+func currentMode(path string) os.FileMode {
+	if fi, err := os.Stat(path); err == nil {
+		return fi.Mode().Perm()
 	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(b)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return 0o644
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
 	"os"
 	"path/filepath"
 	"strings"
@@ -214,19 +215,7 @@ func createID(path, gitDir, old string) (string, error) {
 }
 
 func writeIDFile(path, id, gitDir string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".id-*")
-	if err != nil {
-		return stateErr(path, err)
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.WriteString(id + "\t" + gitDir + "\n")
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	if err := fsx.WriteAtomic(path, []byte(id+"\t"+gitDir+"\n"), 0o644); err != nil {
 		return stateErr(path, err)
 	}
 	return nil
