@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/metrics"
+	"github.com/gitwarrant/gitwarrant/internal/record"
 	"github.com/spf13/cobra"
 )
 
@@ -48,13 +49,15 @@ func runMetrics(app *App, o metricsOptions) error {
 	if err != nil {
 		return err
 	}
-	es, err := rec.Entries()
+	// Streamed: the record is read once, merged by time, and only counters
+	// are kept (docs/review.md#metrics).
+	acc := metrics.New(metrics.Filter{Loop: o.loop, Since: since})
+	err = rec.Log(record.LogFilter{}, 0, func(e record.LoggedEntry) error {
+		acc.Add(&e.Entry)
+		return nil
+	})
 	if err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
-	}
-	acc := metrics.New(metrics.Filter{Loop: o.loop, Since: since})
-	for i := range es {
-		acc.Add(&es[i].Entry)
 	}
 	r := acc.Report()
 	switch {

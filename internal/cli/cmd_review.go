@@ -62,13 +62,18 @@ func runReview(app *App, o reviewOptions) error {
 	if err != nil {
 		return err
 	}
-	les, err := r.Entries()
+	// Streamed: only what a review reads is kept — asks, amends,
+	// proposals and notes — so an allow-heavy record costs its reading.
+	var entries []chain.Entry
+	err = r.Log(record.LogFilter{}, 0, func(e record.LoggedEntry) error {
+		switch {
+		case e.Kind == chain.KindCheck && e.Verdict == "ask", e.Kind == chain.KindAmend, e.Kind == chain.KindProposal, e.Kind == chain.KindNote && len(e.Extra) > 0:
+			entries = append(entries, e.Entry)
+		}
+		return nil
+	})
 	if err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
-	}
-	entries := make([]chain.Entry, len(les))
-	for i := range les {
-		entries[i] = les[i].Entry
 	}
 	dir := r.Project().LoopsDir()
 	items := review.Collect(entries, review.Options{Min: o.min, Loop: o.loop}, askMapper, reviewScreen(dir), loopDigest(dir))
