@@ -120,6 +120,11 @@ type File struct {
 	// An error is returned from Append, but the line stays written (it is
 	// on the record; the caller reports the failure).
 	AfterAppend func(e Entry, line []byte, offset int64) error
+	// Prepare, if set, runs under the lock once Seq, Prev and TS are set
+	// and before the hash: a signed entry signs its own chain position
+	// (docs/signing.md#what-a-signature-binds). It may add fields but not
+	// change Seq, Prev or TS; an error writes nothing.
+	Prepare func(e Entry) (Entry, error)
 }
 
 var _ Appender = (*File)(nil)

@@ -58,6 +58,11 @@ func (c *File) Append(e Entry) (Entry, error) {
 	}
 	line, e, err := c.seal(e, last)
 	if err != nil {
+		if created {
+			// Nothing was written: leave no empty chain behind (a refused
+			// signature changes nothing, docs/signing.md#amending-a-loop-file).
+			os.Remove(c.Path)
+		}
 		return Entry{}, err
 	}
 	if err := writeLine(f, c.Path, line, created); err != nil {
@@ -120,6 +125,16 @@ func (c *File) seal(e Entry, last *Entry) ([]byte, Entry, error) {
 			now = c.Now
 		}
 		e.TS = now().UTC().Format(TSLayout)
+	}
+	if c.Prepare != nil {
+		pos := e
+		var err error
+		if e, err = c.Prepare(e); err != nil {
+			return nil, Entry{}, err
+		}
+		if e.Seq != pos.Seq || e.Prev != pos.Prev || e.TS != pos.TS {
+			return nil, Entry{}, fmt.Errorf("append to %s: preparing the entry changed its seq, prev or ts", c.Path)
+		}
 	}
 	line, e, err := Seal(e)
 	if err != nil {

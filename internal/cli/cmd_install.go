@@ -21,6 +21,7 @@ type installOptions struct {
 	noGitHooks bool
 	targets    []string
 	index      bool
+	gitDiff    bool
 }
 
 func newInstallCmd(app *App) *cobra.Command {
@@ -63,6 +64,7 @@ Exit status:
 	f.BoolVar(&o.noGitHooks, "no-git-hooks", false, "do not install the git hooks")
 	f.StringSliceVar(&o.targets, "targets", nil, "context files to compile, comma-separated (default: all of "+strings.Join(fileTargetNames(), ",")+")")
 	f.BoolVar(&o.index, "index", false, "compile the compact tiered index instead of the full render")
+	f.BoolVar(&o.gitDiff, "git-diff", false, "also make `git diff` of loop files show the resolved warrant (docs/signing.md#git-diff-of-loop-files)")
 	return cmd
 }
 
@@ -118,6 +120,9 @@ func runInstall(app *App, o installOptions) error {
 			fmt.Fprint(app.IO.Err, " — consider `gitwarrant install --index` to keep it small")
 		}
 		fmt.Fprintln(app.IO.Err)
+	}
+	if o.gitDiff {
+		return installGitDiff(app, p)
 	}
 	return nil
 }

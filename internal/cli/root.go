@@ -46,9 +46,11 @@ Exit status (every command):
 // function, not a variable, because the demo command runs Main itself.
 func commands() []func(*App) *cobra.Command {
 	return []func(*App) *cobra.Command{
+		newAmendCmd,
 		newCheckCmd,
 		newCompileCmd,
 		newDemoCmd,
+		newDiffCmd,
 		newHookCmd,
 		newInitCmd,
 		newInstallCmd,
@@ -58,7 +60,9 @@ func commands() []func(*App) *cobra.Command {
 		newNewCmd,
 		newRecordCmd,
 		newShowCmd,
+		newSignersCmd,
 		newTemplatesCmd,
+		newTextconvCmd,
 		newUninstallCmd,
 		newVersionCmd,
 	}

@@ -324,6 +324,9 @@ func TestSelfProtectionBeatsEveryLoop(t *testing.T) {
 		p.call("Bash", "t3", map[string]any{"command": "gitwarrant amend anything send 'wire funds'"}),
 		p.call("Bash", "t4", map[string]any{"command": "git update-ref refs/gitwarrant/x HEAD"}),
 		p.call("Bash", "t5", map[string]any{"command": "echo x > .git/hooks/pre-commit"}),
+		// issue 12: signing is a person's act
+		p.call("Bash", "t7", map[string]any{"command": "gitwarrant signers add eve@example.com eve.pub --yes"}),
+		p.call("Bash", "t8", map[string]any{"command": "ssh-keygen -Y sign -n gitwarrant -f ~/.ssh/id_ed25519 entry"}),
 	}
 	for _, args := range [][]string{{"--loop", "anything"}, {"--strict"}, nil} {
 		for _, in := range deny {

@@ -20,7 +20,7 @@ import (
 // running `hook claude --post` could forge the evidence that a person
 // approved a call.
 var humanOnly = map[string]bool{
-	"amend": true, "review": true, "sign": true, "keys": true, "key": true,
+	"amend": true, "review": true, "sign": true, "signers": true, "keys": true, "key": true,
 	"uninstall": true, "install": true, "init": true, "new": true, "hook": true,
 }
 
@@ -103,6 +103,9 @@ func (g guard) shellOne(cmd string) (string, bool) {
 	words := shellWords(joined)
 	if sub, hit := runsHumanOnly(words); hit {
 		return "`gitwarrant " + sub + "` is for people only (amending, reviewing, signing, keys and (un)installing the gates)", true
+	}
+	if signsAmends(cmd, words) {
+		return "`ssh-keygen -Y sign -n gitwarrant` makes a person's signature on an amend; only that person signs", true
 	}
 	if why, hit := switchesGateOff(cmd, joined, words); hit {
 		return why, true

@@ -35,11 +35,18 @@ func (e *RefError) Unwrap() error { return e.Err }
 // still extends the ref; if not (truncated, deleted, edited) it refuses
 // and writes nothing.
 func (r *Record) Append(e chain.Entry) (chain.Entry, error) {
+	return r.AppendPrepared(e, nil)
+}
+
+// AppendPrepared is Append with prepare run under the chain lock once the
+// entry's seq, prev and ts are known (chain.File.Prepare): how a signed
+// amend signs its own position. An error from prepare records nothing.
+func (r *Record) AppendPrepared(e chain.Entry, prepare func(chain.Entry) (chain.Entry, error)) (chain.Entry, error) {
 	w, err := r.Writer()
 	if err != nil {
 		return chain.Entry{}, err
 	}
-	f := &chain.File{Path: r.ChainPath(w), Now: r.Now}
+	f := &chain.File{Path: r.ChainPath(w), Now: r.Now, Prepare: prepare}
 	if r.repo == nil {
 		return f.Append(e)
 	}

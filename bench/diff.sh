@@ -1,0 +1,92 @@
+#!/bin/sh
+# bench/diff.sh — `gitwarrant diff <base> <head>` (issue 12 "Performance")
+# between two revisions of a repository with 100 loops and a large record,
+# against `git diff --stat <base> <head> -- .gitwarrant/loops`, in one run.
+# head changes 10 loops: 5 by signed amends (so the diff verifies 5 new
+# amend entries) and 5 by hand (unsigned widenings and narrowings).
+#
+# Aim: diff < 2× git diff --stat, plus the time to verify the new amends
+# (measured alone here as `ssh-keygen -Y verify` × 5 is not the Go cost;
+# the Go verification of 5 entries is well under a millisecond, so the aim
+# is read as plain 2×).
+#
+# Usage: bench/diff.sh [runs] [entries]   (defaults 20, 1000000). Needs
+# hyperfine and ssh-keygen.
+set -eu
+runs=${1:-20}
+entries=${2:-1000000}
+here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/bench/lib.sh"
+command -v hyperfine >/dev/null 2>&1 || { echo "bench/diff.sh needs hyperfine: apt-get install -y hyperfine" >&2; exit 1; }
+work=$(mktemp -d)
+[ -n "${KEEP:-}" ] && echo "keeping $work" >&2 || trap 'rm -rf "$work"' EXIT
+
+echo "building gitwarrant and mkchain…" >&2
+(cd "$here" && go build -o "$work/gitwarrant" ./cmd/gitwarrant && go build -o "$work/mkchain" ./bench/mkchain)
+gw="$work/gitwarrant"
+
+repo="$work/repo"
+mkdir -p "$repo"
+cd "$repo"
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
+export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+git init -q -b main
+git config user.email bench@example.com
+"$gw" init >/dev/null
+i=1
+while [ $i -le 100 ]; do
+  n=$(printf '%03d' $i)
+  cat > ".gitwarrant/loops/task-$n.loop.md" <<LOOP
+---
+name: task-$n
+description: Recurring chore number $n for the widget$n service.
+version: 1
+warrant:
+  read: [source code, logs of widget$n]
+  draft: [release notes for widget$n]
+  change:
+    - widget$n source files
+    - widget$n tests
+  send: [status update about widget$n]
+  ask: [deploying widget$n, changing widget$n dependencies]
+  never: [deleting widget$n data, secrets]
+reserved: [signing widget$n releases]
+---
+# Brief
+Keep widget$n healthy.
+LOOP
+  i=$((i + 1))
+done
+ssh-keygen -q -t ed25519 -N '' -C bench -f "$work/key"
+"$gw" signers add bench@example.com "$work/key.pub" >/dev/null 2>&1
+
+echo "writing a $entries-entry chain…" >&2
+"$gw" check task-001 read 'source code' >/dev/null # picks the writer
+chainfile=$(ls .gitwarrant/record/*.jsonl)
+writer=$(basename "$chainfile" .jsonl)
+"$work/mkchain" "$chainfile" "$entries" "git:$(git hash-object .gitwarrant/loops/task-001.loop.md)"
+git update-ref -d "refs/gitwarrant/$writer"
+"$gw" check task-001 read 'source code' >/dev/null # rebuilds the ref from the file, once
+git add -A && git commit -q -m base
+git tag base
+echo "base: $(wc -c < "$chainfile") bytes of record" >&2
+
+for n in 001 002 003 004 005; do
+  "$gw" amend "task-$n" send "a tagged release of widget$n" --yes --key "$work/key" >/dev/null 2>&1
+done
+for n in 006 007 008 009 010; do
+  sed -e "s/ask: \[deploying widget$n, /ask: [/" -e "s/read: \[source code, /read: [source code, the wiki, /" \
+    ".gitwarrant/loops/task-$n.loop.md" > x && mv x ".gitwarrant/loops/task-$n.loop.md"
+done
+git add -A && git commit -q -m head
+git tag head
+"$gw" diff base head | tail -1 >&2
+
+hyperfine -N --warmup 2 --runs "$runs" --export-csv "$work/a.csv" \
+  -n "git diff --stat" "git diff --stat base head -- .gitwarrant/loops" \
+  -n "gitwarrant diff base head" "$gw diff base head" \
+  -n "gitwarrant diff base (work tree)" "$gw diff base" >&2
+echo "## gitwarrant diff vs git diff --stat (100 loops, $entries-entry record, $runs runs)"
+ratio_table "$work/a.csv" "git diff --stat" \
+  "gitwarrant diff base head|git diff --stat|2" \
+  "gitwarrant diff base (work tree)|git diff --stat|2"

@@ -1,0 +1,192 @@
+package gitx
+
+import (
+	"bufio"
+	"bytes"
+	"compress/zlib"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// ResolveCommit turns a revision into a commit id. HEAD, full ids and
+// plain branch, tag and remote names are resolved in process (the warrant
+// diff runs on every pull request and in `git diff`); anything else
+// (`HEAD~2`, `main@{1}`, short ids) is left to `git rev-parse`.
+func (r *Repo) ResolveCommit(rev string) (plumbing.Hash, error) {
+	h, err := r.resolveFast(rev)
+	if err != nil || h.IsZero() {
+		out, gerr := r.Git("rev-parse", "-q", "--verify", "--end-of-options", rev+"^{commit}")
+		if gerr != nil {
+			return plumbing.ZeroHash, fmt.Errorf("%s is not a commit in this repository — give a branch, tag or commit id", rev)
+		}
+		return plumbing.NewHash(strings.TrimSpace(string(out))), nil
+	}
+	return h, nil
+}
+
+// resolveFast resolves rev in process, peeling annotated tags; a zero hash
+// means "ask git".
+func (r *Repo) resolveFast(rev string) (plumbing.Hash, error) {
+	var h plumbing.Hash
+	switch {
+	case plumbing.IsHash(rev):
+		h = plumbing.NewHash(rev)
+	case rev == "HEAD":
+		b, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
+		if err != nil {
+			return h, err
+		}
+		s := strings.TrimSpace(string(b))
+		if ref, ok := strings.CutPrefix(s, "ref: "); ok {
+			return r.ReadRef(ref)
+		}
+		if plumbing.IsHash(s) {
+			h = plumbing.NewHash(s)
+		}
+	case strings.ContainsAny(rev, "~^@:{}") || strings.HasPrefix(rev, "-"):
+		return h, nil
+	default:
+		for _, ref := range []string{"refs/heads/" + rev, "refs/tags/" + rev, "refs/remotes/" + rev} {
+			x, err := r.ReadRef(ref)
+			if err == nil && !x.IsZero() {
+				h = x
+				break
+			}
+		}
+	}
+	for range 8 { // peel tags
+		if h.IsZero() {
+			return h, nil
+		}
+		typ, data, err := r.readObject(h)
+		if err != nil {
+			return plumbing.ZeroHash, nil
+		}
+		switch typ {
+		case typeCommit:
+			return h, nil
+		case "tag":
+			obj, ok := bytes.CutPrefix(data, []byte("object "))
+			if !ok || len(obj) < 40 {
+				return plumbing.ZeroHash, nil
+			}
+			h = plumbing.NewHash(string(obj[:40]))
+		default:
+			return plumbing.ZeroHash, nil
+		}
+	}
+	return plumbing.ZeroHash, nil
+}
+
+// DirAt returns the entries of directory dir (slash-separated, relative to
+// the root) in commit c's tree, name → object id; a missing directory is
+// empty.
+func (r *Repo) DirAt(c plumbing.Hash, dir string) (map[string]string, error) {
+	ci, err := r.readCommit(c)
+	if err != nil {
+		return nil, err
+	}
+	h := ci.TreeHash
+	for _, part := range strings.Split(strings.Trim(dir, "/"), "/") {
+		if part == "" || part == "." {
+			continue
+		}
+		es, err := r.treeEntries(h)
+		if err != nil {
+			return nil, err
+		}
+		next, ok := es[part]
+		if !ok {
+			return map[string]string{}, nil
+		}
+		h = next
+	}
+	es, err := r.treeEntries(h)
+	if err != nil {
+		return map[string]string{}, nil // a file where the directory should be
+	}
+	out := make(map[string]string, len(es))
+	for name, id := range es {
+		out[name] = id.String()
+	}
+	return out, nil
+}
+
+// Blob reads a blob in process.
+func (r *Repo) Blob(id string) ([]byte, error) {
+	return r.readTyped(plumbing.NewHash(id), typeBlob)
+}
+
+// BlobSizes returns the sizes of blobs: a loose blob's from its header
+// (inflating a few bytes, not the blob), the rest from one `git cat-file
+// --batch-check`.
+func (r *Repo) BlobSizes(ids []string) (map[string]int64, error) {
+	out := map[string]int64{}
+	var rest []string
+	for _, id := range ids {
+		if n, err := r.looseSize(id); err == nil {
+			out[id] = n
+		} else {
+			rest = append(rest, id)
+		}
+	}
+	if len(rest) == 0 {
+		return out, nil
+	}
+	raw, err := r.GitInput([]byte(strings.Join(rest, "\n")+"\n"), "cat-file", "--batch-check")
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 3 {
+			var n int64
+			fmt.Sscan(f[2], &n)
+			out[f[0]] = n
+		}
+	}
+	return out, nil
+}
+
+// openLoose opens a loose blob for streaming: the inflating reader is
+// positioned after the header, and size is the content's length.
+func (r *Repo) openLoose(id string) (io.ReadCloser, int64, error) {
+	f, err := os.Open(r.objectPath(plumbing.NewHash(id)))
+	if err != nil {
+		return nil, 0, err
+	}
+	zr, err := zlib.NewReader(bufio.NewReader(f))
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	br := bufio.NewReaderSize(zr, 1<<16)
+	hdr, err := br.ReadString(0)
+	typ, size, ok := strings.Cut(strings.TrimSuffix(hdr, "\x00"), " ")
+	n, perr := strconv.ParseInt(size, 10, 64)
+	if err != nil || !ok || typ != typeBlob || perr != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("loose object %s: not a blob header", id)
+	}
+	return readCloser{br, f}, n, nil
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+func (r *Repo) looseSize(id string) (int64, error) {
+	rc, n, err := r.openLoose(id)
+	if err != nil {
+		return 0, err
+	}
+	rc.Close()
+	return n, nil
+}

@@ -1,0 +1,211 @@
+package warrantdiff
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+)
+
+// A loop that extends another holds its parent's entries too
+// (docs/loop-format.md#extends-and-abstract), so a change to a parent's
+// file changes every child's effective warrant: the diff resolves each
+// loop's lists through its parents and shows a parent's change on every
+// child, naming the parent as the loop whose file (and amend) it is.
+
+// maxDepth bounds a chain of parents; loading refuses longer ones.
+const maxDepth = 10
+
+// extendsRE finds a top-level `extends:` line without parsing YAML, so
+// unchanged loops are never parsed.
+var extendsRE = regexp.MustCompile(`(?m)^extends:[ \t]*["']?([a-z0-9][a-z0-9-]*)`)
+
+// rItem is an entry of a resolved list: From is the loop whose file holds
+// it ("" for the loop's own).
+type rItem struct {
+	loops.Item
+	From string
+}
+
+// parentName returns the loop's parent, read from its bytes, or "".
+func (s *Snapshot) parentName(name string) string {
+	if p, ok := s.parents[name]; ok {
+		return p
+	}
+	p := ""
+	if b, err := s.bytesOf(name); err == nil {
+		if m := extendsRE.FindSubmatch(frontmatter(b)); m != nil {
+			p = string(m[1])
+		}
+	}
+	s.parents[name] = p
+	return p
+}
+
+// ancestors lists name's parents, nearest first (cut at a cycle or at
+// maxDepth: loading reports those).
+func (s *Snapshot) ancestors(name string) []string {
+	var out []string
+	for p := s.parentName(name); p != "" && len(out) < maxDepth && !slices.Contains(out, p) && p != name; p = s.parentName(p) {
+		out = append(out, p)
+	}
+	return out
+}
+
+// resolved returns name's lists with every ancestor's entries folded in,
+// parent first, the first wording of an entry kept (as loading does).
+func (s *Snapshot) resolved(name string) (map[string][]rItem, bool) {
+	chain := append([]string{name}, s.ancestors(name)...)
+	out := map[string][]rItem{}
+	seen := map[string]map[string]bool{}
+	for i := len(chain) - 1; i >= 0; i-- {
+		l := s.Loop(chain[i])
+		if l == nil {
+			return nil, false
+		}
+		from := chain[i]
+		if i == 0 {
+			from = ""
+		}
+		for _, list := range loops.AmendLists {
+			if seen[list] == nil {
+				seen[list] = map[string]bool{}
+			}
+			items, _ := l.ItemsOf(list)
+			for _, it := range items {
+				k := loops.Fold(it.Text)
+				if !seen[list][k] {
+					seen[list][k] = true
+					out[list] = append(out[list], rItem{Item: it, From: from})
+				}
+			}
+		}
+	}
+	return out, true
+}
+
+// affected reports whether name's effective warrant may differ between
+// base and head: its own file or an ancestor's changed, or its parents did.
+func affected(base, head *Snapshot, name string) bool {
+	if base.blobs[name] != head.blobs[name] {
+		return true
+	}
+	ba, ha := base.ancestors(name), head.ancestors(name)
+	if !slices.Equal(ba, ha) {
+		return true
+	}
+	for _, a := range ba {
+		if base.blobs[a] != head.blobs[a] {
+			return true
+		}
+	}
+	return false
+}
+
+// compareResolved diffs name's resolved lists, and its parent.
+func compareResolved(base, head *Snapshot, name string) []Change {
+	var out []Change
+	if bp, hp := base.parentName(name), head.parentName(name); bp != hp {
+		out = append(out, Change{Loop: name, Op: OpExtends, Entry: fmt.Sprintf("%s → %s", orNone(bp), orNone(hp)), Kind: Widening,
+			Why: "a changed parent changes every entry the loop inherits"})
+	}
+	if ba, ha := abstractFlag(base, name), abstractFlag(head, name); ba != ha {
+		out = append(out, Change{Loop: name, Op: OpAbstract, Entry: fmt.Sprintf("%v → %v", ba, ha), Kind: Widening,
+			Why: "a changed abstract flag changes whether the loop is routed to and checked"})
+	}
+	b, okB := base.resolved(name)
+	h, okH := head.resolved(name)
+	if !okB || !okH {
+		return out
+	}
+	for _, list := range loops.AmendLists {
+		removed, added := rDiff(b[list], h[list])
+		for _, it := range removed {
+			c := Change{Loop: name, List: list, Op: OpRemove, Entry: it.Text, Line: it.Line, Via: it.From}
+			if isAllow(list) {
+				c.Kind, c.Why = Narrowing, "removed from "+list
+			} else {
+				c.Kind, c.Why = Widening, "removed from "+list+": it no longer holds anything back"
+			}
+			out = append(out, c)
+		}
+		for _, it := range added {
+			c := Change{Loop: name, List: list, Op: OpAdd, Entry: it.Text, Line: it.Line, Via: it.From}
+			if isAllow(list) {
+				c.Kind, c.Why = Widening, "added to "+list
+			} else {
+				c.Kind, c.Why = Narrowing, "added to "+list
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+var abstractRE = regexp.MustCompile(`(?m)^abstract:[ \t]*true[ \t]*(#.*)?\r?$`)
+
+func abstractFlag(s *Snapshot, name string) bool {
+	b, err := s.bytesOf(name)
+	return err == nil && abstractRE.Match(frontmatter(b))
+}
+
+// frontmatter is the text between the opening `---` and the next `---`
+// line: a body line reading `extends: x` is prose, not a parent.
+func frontmatter(b []byte) []byte {
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	if !bytes.HasPrefix(b, []byte("---")) {
+		return nil
+	}
+	rest := b[3:]
+	for off := 0; ; {
+		i := bytes.IndexByte(rest[off:], '\n')
+		if i < 0 {
+			return nil
+		}
+		off += i + 1
+		line := rest[off:]
+		if j := bytes.IndexByte(line, '\n'); j >= 0 {
+			line = line[:j]
+		}
+		if string(bytes.TrimRight(line, " \t\r")) == "---" {
+			return rest[:off]
+		}
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// rDiff is multisetDiff on resolved items, by folded text.
+func rDiff(a, b []rItem) (removed, added []rItem) {
+	in := func(list []rItem) map[string]int {
+		m := map[string]int{}
+		for _, it := range list {
+			m[loops.Fold(it.Text)]++
+		}
+		return m
+	}
+	cb := in(b)
+	for _, it := range a {
+		if k := loops.Fold(it.Text); cb[k] > 0 {
+			cb[k]--
+		} else {
+			removed = append(removed, it)
+		}
+	}
+	ca := in(a)
+	for _, it := range b {
+		if k := loops.Fold(it.Text); ca[k] > 0 {
+			ca[k]--
+		} else {
+			added = append(added, it)
+		}
+	}
+	return removed, added
+}

@@ -1,0 +1,185 @@
+// Package warrantdiff is the semantic warrant diff: what two revisions of a
+// project's loops and allowed_signers mean for an agent's authority, each
+// change classified as a widening or a narrowing and, for a widening, the
+// signed amend that covers it (docs/signing.md#the-warrant-diff). The diff
+// command and the CI gate share it.
+package warrantdiff
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Snapshot is a project's warrant at one revision, or in the work tree.
+// Loop files are identified by blob id and parsed only when a comparison
+// needs them: a diff touching 3 of 100 loops parses 6 files.
+type Snapshot struct {
+	Label   string // "work tree" or the revision as given
+	Signers []byte // allowed_signers; empty when absent
+	// Errors are loop files that did not parse, in the order met.
+	Errors []error
+
+	repo    *gitx.Repo
+	rev     string            // "" for the work tree
+	dir     string            // the project directory (relative, at a revision)
+	blobs   map[string]string // loop name → blob id (hex)
+	data    map[string][]byte // loop name → bytes, for the work tree
+	parsed  map[string]*loops.Loop
+	failed  map[string]bool
+	parents map[string]string // loop → the loop it extends ("" for none)
+	// chains maps each chain file (work-tree relative, slash-separated)
+	// to its blob id at a revision, or to "" in the work tree.
+	chains map[string]string
+	sizes  map[string]int64 // chain sizes, in the work tree
+	// folders holds each writer's chain kept as a folder of segment files
+	// (segments.go).
+	folders map[string][]seg
+	commit  plumbing.Hash // zero for the work tree
+}
+
+// FromRev reads the snapshot at rev from Git objects; projRel is the
+// project directory relative to the work tree (".gitwarrant").
+func FromRev(repo *gitx.Repo, projRel, rev string) (*Snapshot, error) {
+	c, err := repo.ResolveCommit(rev)
+	if err != nil {
+		return nil, err
+	}
+	s := newSnapshot(repo, rev)
+	s.rev, s.dir, s.commit = c.String(), projRel, c
+	top, err := repo.DirAt(c, projRel)
+	if err != nil {
+		return nil, err
+	}
+	if id, ok := top["allowed_signers"]; ok {
+		if s.Signers, err = repo.Blob(id); err != nil {
+			return nil, err
+		}
+	}
+	ls, err := repo.DirAt(c, path.Join(projRel, "loops"))
+	if err != nil {
+		return nil, err
+	}
+	for name, id := range ls {
+		if n, ok := strings.CutSuffix(name, loops.FileSuffix); ok && !strings.HasPrefix(name, ".#") {
+			s.blobs[n] = id
+		}
+	}
+	rs, err := repo.DirAt(c, path.Join(projRel, "record"))
+	if err != nil {
+		return nil, err
+	}
+	for name, id := range rs {
+		if strings.HasSuffix(name, ".jsonl") {
+			s.chains[path.Join(projRel, "record", name)] = id
+		}
+	}
+	return s, s.addFolderRev(path.Join(projRel, "record"), rs)
+}
+
+func newSnapshot(repo *gitx.Repo, label string) *Snapshot {
+	return &Snapshot{Label: label, repo: repo, blobs: map[string]string{}, data: map[string][]byte{},
+		parsed: map[string]*loops.Loop{}, failed: map[string]bool{}, parents: map[string]string{}, chains: map[string]string{}, sizes: map[string]int64{}, folders: map[string][]seg{}}
+}
+
+// FromWorkTree reads the snapshot from the files on disk under projDir.
+func FromWorkTree(repo *gitx.Repo, projDir string) (*Snapshot, error) {
+	s := newSnapshot(repo, "work tree")
+	s.dir = projDir
+	entries, _ := os.ReadDir(filepath.Join(projDir, "loops"))
+	for _, e := range entries {
+		n, ok := strings.CutSuffix(e.Name(), loops.FileSuffix)
+		if !ok || strings.HasPrefix(e.Name(), ".#") {
+			continue
+		}
+		// A symlink or other non-regular file is refused as loading
+		// refuses it (docs/loop-format.md#frontmatter).
+		path := filepath.Join(projDir, "loops", e.Name())
+		if !e.Type().IsRegular() {
+			_, err := loops.LoadFile(path)
+			s.Errors = append(s.Errors, err)
+			continue
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			s.Errors = append(s.Errors, err)
+			continue
+		}
+		s.data[n] = b
+		s.blobs[n] = strings.TrimPrefix(loops.BlobID(b), "git:")
+	}
+	if b, err := os.ReadFile(filepath.Join(projDir, "allowed_signers")); err == nil {
+		s.Signers = b
+	}
+	s.addFolderWorkTree(filepath.Join(projDir, "record"))
+	matches, _ := filepath.Glob(filepath.Join(projDir, "record", "*.jsonl"))
+	for _, m := range matches {
+		fi, err := os.Stat(m)
+		if err != nil {
+			continue
+		}
+		rel, err := repo.Rel(m)
+		if err != nil {
+			continue
+		}
+		s.chains[rel] = ""
+		s.sizes[rel] = fi.Size()
+	}
+	return s, nil
+}
+
+// Names lists the loops present.
+func (s *Snapshot) Names() []string {
+	out := make([]string, 0, len(s.blobs))
+	for n := range s.blobs {
+		out = append(out, n)
+	}
+	return out
+}
+
+// Has reports whether loop name exists (whether or not it parses).
+func (s *Snapshot) Has(name string) bool { _, ok := s.blobs[name]; return ok }
+
+// Loop parses loop name once; nil when absent or when it does not parse
+// (the error is added to Errors).
+func (s *Snapshot) Loop(name string) *loops.Loop {
+	if l, ok := s.parsed[name]; ok || s.failed[name] {
+		return l
+	}
+	if _, ok := s.blobs[name]; !ok {
+		return nil
+	}
+	b, err := s.bytesOf(name)
+	var l *loops.Loop
+	if err == nil {
+		l, err = loops.Parse(s.Label+":"+path.Join(s.dir, "loops", name+loops.FileSuffix), b)
+	}
+	if err != nil {
+		s.failed[name] = true
+		s.Errors = append(s.Errors, err)
+		return nil
+	}
+	s.parsed[name] = l
+	return l
+}
+
+// bytesOf returns a loop file's bytes (read once).
+func (s *Snapshot) bytesOf(name string) ([]byte, error) {
+	if b, ok := s.data[name]; ok {
+		return b, nil
+	}
+	id, ok := s.blobs[name]
+	if !ok {
+		return nil, os.ErrNotExist
+	}
+	b, err := s.repo.Blob(id)
+	if err == nil {
+		s.data[name] = b
+	}
+	return b, err
+}
