@@ -4,6 +4,9 @@ package cli
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/project"
@@ -23,6 +26,11 @@ type App struct {
 
 	// DirFlag is the global --dir value.
 	DirFlag string
+
+	// Self is the absolute path this binary was run as (a PATH entry keeps
+	// its name, so a package manager's symlink survives upgrades); ""
+	// when unknown. install records it in the per-clone git hooks.
+	Self string
 }
 
 // NewSystemApp returns an App wired to the real process.
@@ -33,7 +41,30 @@ func NewSystemApp() *App {
 		Getenv: os.Getenv,
 		Cwd:    cwd,
 		Now:    time.Now,
+		Self:   selfPath(),
 	}
+}
+
+// selfPath is the absolute path of the running binary as it was invoked.
+func selfPath() string {
+	arg0 := os.Args[0]
+	if !strings.ContainsRune(arg0, filepath.Separator) {
+		if p, err := exec.LookPath(arg0); err == nil {
+			arg0 = p
+		}
+	}
+	if abs, err := filepath.Abs(arg0); err == nil && isExecutableFile(abs) {
+		return abs
+	}
+	if exe, err := os.Executable(); err == nil {
+		return exe
+	}
+	return ""
+}
+
+func isExecutableFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0
 }
 
 // Project finds the project per docs/design.md#repository-layout (--dir, GITWARRANT_DIR,

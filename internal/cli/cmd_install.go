@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os/exec"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/compile"
@@ -13,43 +14,52 @@ import (
 )
 
 type installOptions struct {
-	json       bool
-	loop       string
-	strict     bool
-	noHook     bool
-	noMCP      bool
-	noGitHooks bool
-	targets    []string
-	index      bool
-	gitDiff    bool
+	json        bool
+	allowManual bool
+	loop        string
+	strict      bool
+	noHook      bool
+	noMCP       bool
+	noGitHooks  bool
+	targets     []string
+	index       bool
+	gitDiff     bool
 }
 
 func newInstallCmd(app *App) *cobra.Command {
 	var o installOptions
 	cmd := &cobra.Command{
 		Use:   "install",
-		Short: "wire gitwarrant into this repository: context files, Claude Code hook, MCP server, git hooks",
+		Short: "wire gitwarrant into this repository: context files, Claude Code hook, git hooks; then doctor",
 		Long: `Wire gitwarrant into the repository, so every agent that works in it is under
 the warrant — context and enforcement, committed with the code:
 
   - compiles the loops into every agent's context file (CLAUDE.md, AGENTS.md,
     GEMINI.md, .cursor/rules/gitwarrant.mdc, .github/copilot-instructions.md),
     inside a managed block; the rest of each file is never touched;
-  - adds the PreToolUse and PostToolUse hooks to .claude/settings.json;
-  - adds the gitwarrant server to .mcp.json;
-  - installs the pre-commit and commit-msg git hooks, honouring
-    core.hooksPath, chaining a hook script already there (it still runs,
-    first), and going through husky, lefthook or the pre-commit framework
-    when one of them manages the hooks.
+  - adds the PreToolUse and PostToolUse hooks to .claude/settings.json; a
+    gitwarrant hook already there (pinned, strict, another timeout) is kept
+    as it is unless --loop or --strict is given;
+  - installs the pre-commit and commit-msg git hooks where git runs them
+    (core.hooksPath honoured): through husky (gitwarrant's line first in
+    .husky/<hook>), lefthook (its commands: or jobs: form) or the pre-commit
+    framework (a repo: local entry) when one manages the hooks, and as
+    gitwarrant's own hook otherwise — chaining a hook script already there,
+    which still runs first. The per-clone hook calls the gitwarrant binary
+    that ran install, PATH as fallback.
 
-Existing settings, hooks and MCP servers are kept. Every file is checked
+Everything else in those files is kept byte for byte. Every file is checked
 before any is written: a malformed .claude/settings.json is reported with
 its line and column, and nothing is written. Running install again changes
-no byte unless the loops changed; ` + "`gitwarrant uninstall`" + ` takes it all out.
+no byte unless the loops changed; ` + "`gitwarrant uninstall`" + ` takes out exactly what
+install added. install ends with ` + "`gitwarrant doctor`" + `'s table.
 
 Exit status:
-  0  installed (or already up to date)
-  1  usage error, or a file that cannot be edited safely (nothing written)`,
+  0  installed, and every gate it wires is live
+  1  usage error, a file that cannot be edited safely (nothing written), or
+     a gate that is not live — including one install could only print the
+     lines for (unless --allow-manual); a broken loop or record is a
+     warning and does not change the status`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runInstall(app, o)
@@ -60,7 +70,8 @@ Exit status:
 	f.StringVar(&o.loop, "loop", "", "pin the Claude Code hook to one loop (every failure then asks)")
 	f.BoolVar(&o.strict, "strict", false, "make the hook ask when no loop covers a call")
 	f.BoolVar(&o.noHook, "no-hook", false, "do not add the Claude Code hook")
-	f.BoolVar(&o.noMCP, "no-mcp", false, "do not add the MCP server to .mcp.json")
+	f.BoolVar(&o.noMCP, "no-mcp", false, "do not add the MCP server to .mcp.json (there is none yet: install adds nothing there)")
+	f.BoolVar(&o.allowManual, "allow-manual", false, "exit 0 even when a gate needs the printed lines added by hand")
 	f.BoolVar(&o.noGitHooks, "no-git-hooks", false, "do not install the git hooks")
 	f.StringSliceVar(&o.targets, "targets", nil, "context files to compile, comma-separated (default: all of "+strings.Join(fileTargetNames(), ",")+")")
 	f.BoolVar(&o.index, "index", false, "compile the compact tiered index instead of the full render")
@@ -94,7 +105,10 @@ func runInstall(app *App, o installOptions) error {
 	}
 	opts := install.Options{
 		Root: p.Root, Targets: targets, Block: compile.Compile(ls, compile.Options{}, o.index),
-		MCP: !o.noMCP, GitHooks: !o.noGitHooks, Version: Version,
+		MCP: !o.noMCP, GitHooks: !o.noGitHooks, Bin: app.Self,
+	}
+	if !o.noGitHooks {
+		opts.PreCommitStage = preCommitStage(app)
 	}
 	if !o.noHook {
 		opts.Hook = install.NewHookCommands(o.loop, o.strict)
@@ -106,12 +120,22 @@ func runInstall(app *App, o installOptions) error {
 	if err := plan.Apply(); err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
 	}
+	if o.gitDiff {
+		if err := installGitDiff(app, p, o.json); err != nil {
+			return err
+		}
+	}
 	tokens := 0
 	if len(targets) > 0 {
 		tokens = compile.Tokens(opts.Block)
 	}
+	checks := runDoctor(app, !o.noGitHooks, !o.noHook)
+	verdict := installVerdict(o, plan, checks)
 	if o.json {
-		return reportPlanJSON(app, plan, tokens)
+		if err := reportPlanJSON(app, plan, tokens, checks); err != nil {
+			return err
+		}
+		return verdict
 	}
 	reportPlan(app, "install", plan)
 	if len(targets) > 0 {
@@ -121,10 +145,73 @@ func runInstall(app *App, o installOptions) error {
 		}
 		fmt.Fprintln(app.IO.Err)
 	}
-	if o.gitDiff {
-		return installGitDiff(app, p)
+	fmt.Fprintln(app.IO.Out)
+	fmt.Fprintln(app.IO.Out, "doctor:")
+	printDoctor(app.IO.Out, checks)
+	return verdict
+}
+
+// installVerdict decides install's exit status from the doctor's checks:
+// 1 when a gate install wires is not live, or when a gate needs lines
+// added by hand (unless --allow-manual). Loops, record and signers are the
+// doctor's warnings here; they do not change the status.
+func installVerdict(o installOptions, plan *install.Plan, checks []install.Check) error {
+	var notLive []string
+	manual := map[string]bool{}
+	for _, m := range plan.Manual {
+		manual["git "+m.Hook+" hook"] = true
+	}
+	for _, c := range install.GateFailures(checks) {
+		if o.allowManual && manual[c.Name] {
+			continue
+		}
+		notLive = append(notLive, c.Name)
+	}
+	if len(plan.Manual) > 0 && !o.allowManual {
+		return &ExitError{Code: ExitError1, Err: fmt.Errorf("install could not wire %s: add the lines printed above", strings.Join(manualHooks(plan), " and ")),
+			Hint: "add them, then run `gitwarrant doctor`; or pass --allow-manual to exit 0 and do it later"}
+	}
+	if len(notLive) > 0 {
+		return &ExitError{Code: ExitError1, Err: fmt.Errorf("not live after install: %s", strings.Join(notLive, ", ")),
+			Hint: "the doctor's checks say how to fix each"}
 	}
 	return nil
+}
+
+func manualHooks(plan *install.Plan) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range plan.Manual {
+		if !seen[m.Hook] {
+			seen[m.Hook] = true
+			out = append(out, "the "+m.Hook+" gate")
+		}
+	}
+	return out
+}
+
+// preCommitStage is the pre-commit framework's stage name for its
+// pre-commit hooks, following the pre-commit installed here: "pre-commit"
+// from 3.2 on; "commit" before 3.2 (Debian 12 ships 3.0.4), and when no
+// pre-commit answers — every version accepts "commit" (3.2 and later with
+// a deprecation note), while "pre-commit" stops older ones cold.
+func preCommitStage(app *App) string {
+	path, err := exec.LookPath("pre-commit")
+	if err != nil {
+		return "commit"
+	}
+	out, err := exec.Command(path, "--version").Output()
+	if err != nil {
+		return "commit"
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(strings.TrimSpace(string(out)), "pre-commit %d.%d", &major, &minor); err != nil {
+		return "commit"
+	}
+	if major > 3 || (major == 3 && minor >= 2) {
+		return "pre-commit"
+	}
+	return "commit"
 }
 
 // fileTargetNames lists the compile targets that are files.
@@ -154,8 +241,8 @@ func pickTargets(names []string) ([]compile.Target, error) {
 	return out, nil
 }
 
-// reportPlan prints what changed (stdout), then snippets the user must add
-// by hand (stdout) and notices (stderr).
+// reportPlan prints what changed (stdout), then the lines the user must
+// add by hand (stdout) and notices (stderr).
 func reportPlan(app *App, verb string, plan *install.Plan) {
 	if len(plan.Changes) == 0 {
 		fmt.Fprintf(app.IO.Out, "%s: nothing to change\n", verb)
@@ -163,8 +250,8 @@ func reportPlan(app *App, verb string, plan *install.Plan) {
 	for _, c := range plan.Changes {
 		fmt.Fprintf(app.IO.Out, "%-8s %s\n", c.Action(), c.Rel)
 	}
-	for _, s := range plan.Snippets {
-		fmt.Fprintf(app.IO.Out, "\n%s", s)
+	for _, m := range plan.Manual {
+		fmt.Fprintf(app.IO.Out, "\nnot wired: the %s gate — %s. Add these lines:\n%s", m.Hook, m.Why, m.Lines)
 	}
 	for _, n := range plan.Notices {
 		fmt.Fprintf(app.IO.Err, "note: %s\n", n)
@@ -173,12 +260,14 @@ func reportPlan(app *App, verb string, plan *install.Plan) {
 
 // planJSON is the stable --json shape of install and uninstall.
 type planJSON struct {
-	Changes  []planChangeJSON `json:"changes"`
-	Snippets []string         `json:"snippets"` // text to add by hand to files a hook manager owns
-	Notices  []string         `json:"notices"`  // what was not done, and why
+	Changes []planChangeJSON `json:"changes"`
+	Manual  []manualJSON     `json:"manual"`  // gates install could not wire, with the lines to add
+	Notices []string         `json:"notices"` // what was not done, and why
 	// ContextTokens is the approximate size of the compiled block in each
 	// context file (install only).
 	ContextTokens int `json:"context_tokens,omitempty"`
+	// Doctor is the doctor's report after install (install only).
+	Doctor *doctorReportJSON `json:"doctor,omitempty"`
 }
 
 type planChangeJSON struct {
@@ -186,14 +275,28 @@ type planChangeJSON struct {
 	Path   string `json:"path"`   // relative to the repository root
 }
 
-// reportPlanJSON prints the plan as JSON; notices still go to stderr too.
-func reportPlanJSON(app *App, plan *install.Plan, tokens int) error {
-	out := planJSON{Changes: []planChangeJSON{}, Snippets: []string{}, Notices: []string{}, ContextTokens: tokens}
+type manualJSON struct {
+	Hook  string `json:"hook"`  // pre-commit, commit-msg
+	File  string `json:"file"`  // the file to edit, relative to the root
+	Why   string `json:"why"`   // why install did not do it
+	Lines string `json:"lines"` // exactly what to add
+}
+
+// reportPlanJSON prints the plan (and, for install, the doctor's checks)
+// as JSON; notices still go to stderr too.
+func reportPlanJSON(app *App, plan *install.Plan, tokens int, checks []install.Check) error {
+	out := planJSON{Changes: []planChangeJSON{}, Manual: []manualJSON{}, Notices: []string{}, ContextTokens: tokens}
 	for _, c := range plan.Changes {
 		out.Changes = append(out.Changes, planChangeJSON{Action: c.Action(), Path: c.Rel})
 	}
-	out.Snippets = append(out.Snippets, plan.Snippets...)
+	for _, m := range plan.Manual {
+		out.Manual = append(out.Manual, manualJSON{Hook: m.Hook, File: m.File, Why: m.Why, Lines: m.Lines})
+	}
 	out.Notices = append(out.Notices, plan.Notices...)
+	if checks != nil {
+		d := doctorJSON(checks)
+		out.Doctor = &d
+	}
 	for _, n := range plan.Notices {
 		fmt.Fprintf(app.IO.Err, "note: %s\n", n)
 	}

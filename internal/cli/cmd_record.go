@@ -190,11 +190,43 @@ configuration is not changed.` + "\n" + recordExitHelp,
 				remote = args[0]
 			}
 			out, err := r.Push(remote)
-			fmt.Fprint(app.IO.Out, out)
 			if err != nil {
+				fmt.Fprint(app.IO.Err, out)
 				return &ExitError{Code: ExitError1, Err: err}
 			}
+			if remote == "" {
+				remote = "origin"
+			}
+			fmt.Fprint(app.IO.Out, pushSummary(remote, out))
 			return nil
 		},
 	}
+}
+
+// pushSummary turns `git push --porcelain` output into one readable line
+// per record ref: what happened to it on the remote.
+func pushSummary(remote, porcelain string) string {
+	words := map[byte]string{' ': "updated", '+': "forced", '-': "deleted", '*': "new", '!': "rejected", '=': "up to date"}
+	var b strings.Builder
+	n := 0
+	for _, l := range strings.Split(porcelain, "\n") {
+		if len(l) < 2 || l[1] != '\t' {
+			continue
+		}
+		fields := strings.Split(l[2:], "\t")
+		ref, _, _ := strings.Cut(fields[0], ":")
+		what, ok := words[l[0]]
+		if !ok {
+			what = "?"
+		}
+		if len(fields) > 1 && l[0] == '!' {
+			what += " " + fields[1]
+		}
+		fmt.Fprintf(&b, "  %-10s  %s\n", what, ref)
+		n++
+	}
+	if n == 0 {
+		return "record push: no record refs to push to " + remote + "\n"
+	}
+	return fmt.Sprintf("record push: %d record ref(s) to %s\n", n, remote) + b.String()
 }

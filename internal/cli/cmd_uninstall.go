@@ -20,11 +20,15 @@ func newUninstallCmd(app *App) *cobra.Command {
 		Use:   "uninstall",
 		Short: "take out exactly what install added (a human-only command)",
 		Long: `Remove exactly what ` + "`gitwarrant install`" + ` added: the managed block in each
-context file, gitwarrant's hooks in .claude/settings.json, its server in
-.mcp.json, and its git hooks (a hook script install chained is moved back,
-byte for byte). Files install created and that hold nothing else are
-deleted; every other file gets its original bytes back. uninstall finds
-its work by gitwarrant's markers, so it works on a fresh clone too.
+context file, gitwarrant's hooks in .claude/settings.json (and a gitwarrant
+server older versions put in .mcp.json), its lines in husky, lefthook and
+pre-commit configuration, and its git hooks (a hook script install chained
+is moved back, byte for byte). uninstall finds its work by gitwarrant's
+markers and the exact shape of what install writes — not by any record of
+the install — so it works on a teammate's fresh clone too. An entry you
+wrote or changed is yours and stays. A file is deleted only when its marker
+says install created it and nothing else is left; every other file gets
+its original bytes back, final newline, empty objects and commas included.
 
 Loops and the record are never touched.
 
@@ -65,7 +69,7 @@ func runUninstall(app *App, o uninstallOptions) error {
 		return &ExitError{Code: ExitError1, Err: err}
 	}
 	if o.json {
-		return reportPlanJSON(app, plan, 0)
+		return reportPlanJSON(app, plan, 0, nil)
 	}
 	reportPlan(app, "uninstall", plan)
 	return nil

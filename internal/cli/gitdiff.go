@@ -19,7 +19,8 @@ const gitDiffAttr = "*.loop.md diff=gitwarrant"
 
 // installGitDiff adds the attribute line to the work tree's .gitattributes
 // and the textconv to the repository's own config.
-func installGitDiff(app *App, p *project.Project) error {
+// quiet (install --json) keeps stdout for the JSON object.
+func installGitDiff(app *App, p *project.Project, quiet bool) error {
 	repo, err := gitx.Discover(p.Dir)
 	if err != nil {
 		return Usagef("run it inside a Git repository", "--git-diff: %v", err)
@@ -37,12 +38,16 @@ func installGitDiff(app *App, p *project.Project) error {
 		if err := writeFileAtomic(path, []byte(s+gitDiffAttr+"\n")); err != nil {
 			return Failf("writing %s: %v", path, err)
 		}
-		fmt.Fprintf(app.IO.Out, "%-8s %s\n", "updated", ".gitattributes")
+		if !quiet {
+			fmt.Fprintf(app.IO.Out, "%-8s %s\n", "updated", ".gitattributes")
+		}
 	}
 	if _, err := repo.Git("config", "diff.gitwarrant.textconv", "gitwarrant textconv"); err != nil {
 		return Failf("%v", err)
 	}
-	fmt.Fprintln(app.IO.Out, "git diff of loop files now shows the resolved warrant (diff.gitwarrant.textconv)")
+	if !quiet {
+		fmt.Fprintln(app.IO.Out, "git diff of loop files now shows the resolved warrant (diff.gitwarrant.textconv)")
+	}
 	return nil
 }
 

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"path/filepath"
-	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/project"
@@ -16,7 +15,6 @@ type hookEnv struct {
 	projectErr error
 	root       string // work tree root, else the directory searched from
 	projectDir string // the project dir, or where `init` would put it
-	hooksDir   string // effective git hooks dir ("" outside Git)
 	repo       *gitx.Repo
 }
 
@@ -55,7 +53,6 @@ func findHookEnv(app *App, dir string, cwds ...string) hookEnv {
 	if repo, err := gitx.Locate(base); err == nil { // paths only: a refused repository is guarded too
 		env.repo = repo
 		env.root = repo.WorkTree
-		env.hooksDir = hooksDir(repo, app.Getenv)
 	}
 	if env.project != nil {
 		env.projectDir = env.project.Dir
@@ -65,32 +62,24 @@ func findHookEnv(app *App, dir string, cwds ...string) hookEnv {
 	return env
 }
 
-// hooksDir is the effective git hooks directory: core.hooksPath from the
-// repository's config, else from the user's global config, else
-// <common dir>/hooks. It reads the config files instead of running `git
-// config` because the hook runs before every tool call and a process costs
-// more than the whole check. include/includeIf are not followed; the
-// guard also denies every write under any `.git/` directory regardless.
-func hooksDir(repo *gitx.Repo, getenv func(string) string) string {
-	home := getenv("HOME")
-	xdg := getenv("XDG_CONFIG_HOME")
-	if xdg == "" && home != "" {
-		xdg = filepath.Join(home, ".config")
+// gitHooksDir is the effective git hooks directory ("" outside Git), asked
+// of git only when the guard needs it: a PostToolUse call never does.
+func (e hookEnv) gitHooksDir() string {
+	if e.repo == nil {
+		return ""
 	}
-	for _, f := range []string{filepath.Join(repo.CommonDir, "config"), filepath.Join(xdg, "git", "config"), filepath.Join(home, ".gitconfig")} {
-		if v := readHooksPath(f); v != "" {
-			if strings.HasPrefix(v, "~/") && home != "" {
-				v = filepath.Join(home, v[2:])
-			}
-			if !filepath.IsAbs(v) {
-				v = filepath.Join(repo.WorkTree, v)
-			}
-			return filepath.Clean(v)
-		}
-	}
-	return filepath.Join(repo.CommonDir, "hooks")
+	return hooksDir(e.repo)
 }
 
-func readHooksPath(path string) string {
-	return gitx.ConfigValue(path, "core", "hooksPath")
+// hooksDir is the effective git hooks directory, as git resolves it
+// (includes and includeIf honoured), so the guard protects the directory
+// install wrote to. Asking git costs one process per hook call; reading the
+// config files by hand missed core.hooksPath set through an include. When
+// git cannot answer, the default <common dir>/hooks is guarded — and every
+// write under any .git/ directory is denied regardless.
+func hooksDir(repo *gitx.Repo) string {
+	if dir, err := repo.HooksDir(); err == nil {
+		return dir
+	}
+	return filepath.Join(repo.CommonDir, "hooks")
 }

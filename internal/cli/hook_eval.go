@@ -27,7 +27,7 @@ func evaluateHook(app *App, o hookClaudeOptions, data []byte, readErr error) hoo
 		return askAnswer("cannot read the hook payload: %v", err)
 	}
 	env := findHookEnv(app, o.dir, app.Getenv("CLAUDE_PROJECT_DIR"), pl.Cwd, app.Cwd)
-	if why, denied := hook.Protected(pl, env.projectDir, env.root, env.hooksDir); denied {
+	if why, denied := hook.Protected(pl, env.projectDir, env.root, env.gitHooksDir()); denied {
 		a := hookAnswer{verdict: loops.Deny, reason: hook.Reason("", "self-protection", why)}
 		if env.project != nil && !o.noRecord {
 			// Best effort: a deny stands even when it cannot be recorded.

@@ -30,6 +30,7 @@ var jsonCases = map[string]struct {
 	"gitwarrant version":    {args: []string{"version", "--json"}},
 	"gitwarrant install":    {args: []string{"install", "--json"}},
 	"gitwarrant uninstall":  {args: []string{"uninstall", "--json"}},
+	"gitwarrant doctor":     {args: []string{"doctor", "--json"}, code: 1}, // after uninstall: no gate is live
 	"gitwarrant record log": {args: []string{"record", "log", "--json"}, lines: true},
 	"gitwarrant lint":       {args: []string{"lint", "--json"}, later: true},
 	"gitwarrant keys list":  {args: []string{"keys", "list", "--json"}, later: true},
@@ -89,7 +90,7 @@ func TestEveryJSONOutputIsObjects(t *testing.T) {
 	}
 	// In order: check before record log, install before uninstall.
 	for _, path := range []string{"gitwarrant check", "gitwarrant list", "gitwarrant match", "gitwarrant show",
-		"gitwarrant templates", "gitwarrant version", "gitwarrant install", "gitwarrant uninstall", "gitwarrant record log",
+		"gitwarrant templates", "gitwarrant version", "gitwarrant install", "gitwarrant uninstall", "gitwarrant doctor", "gitwarrant record log",
 		"gitwarrant lint", "gitwarrant keys list", "gitwarrant metrics"} {
 		c := jsonCases[path]
 		if !seen[path] {

@@ -52,6 +52,7 @@ func commands() []func(*App) *cobra.Command {
 		newCompileCmd,
 		newDemoCmd,
 		newDiffCmd,
+		newDoctorCmd,
 		newHookCmd,
 		newInitCmd,
 		newInstallCmd,

@@ -182,12 +182,64 @@ type blocks struct {
 // scan finds the gitwarrant block and the legacy docket block, rejecting
 // any marker without a partner, out of order, doubled, or one block's
 // marker inside the other block.
+//
+// A marker inside a fenced code block (``` or ~~~, outside any managed
+// block) is documentation — a README showing what install writes — not a
+// marker. A fence that never closes is not a fence: it would otherwise
+// hide a real block that follows it.
 func scan(data []byte) (blocks, error) {
+	notFences := map[int]bool{}
+	for {
+		b, unclosed, err := scanFenced(data, notFences)
+		if unclosed == 0 || notFences[unclosed] {
+			return b, err
+		}
+		notFences[unclosed] = true
+	}
+}
+
+// fence is an open fenced code block: its character and run length.
+type fence struct {
+	char byte
+	n    int
+	line int
+}
+
+// fenceRun returns the fence character and run length a line starts with
+// (after up to three spaces), or 0.
+func fenceRun(line []byte) (byte, int, []byte) {
+	i := 0
+	for i < 3 && i < len(line) && line[i] == ' ' {
+		i++
+	}
+	if i >= len(line) || (line[i] != '`' && line[i] != '~') {
+		return 0, 0, nil
+	}
+	c, j := line[i], i
+	for j < len(line) && line[j] == c {
+		j++
+	}
+	if j-i < 3 {
+		return 0, 0, nil
+	}
+	rest := line[j:]
+	if c == '`' && bytes.IndexByte(rest, '`') >= 0 {
+		return 0, 0, nil // not a fence: an info string may not hold a backtick
+	}
+	return c, j - i, rest
+}
+
+// scanFenced is scan with fences honoured, except those opening on a line
+// in notFences; it also returns the line of a fence left open at the end
+// (0 when none).
+func scanFenced(data []byte, notFences map[int]bool) (blocks, int, error) {
 	gw := &family{name: "gitwarrant", endMarker: EndMarker}
 	dk := &family{name: "legacy docket", endMarker: "<!-- docket:end -->"}
 	var b blocks
+	var open fence
 	off := 0
 	for n := 1; off < len(data); n++ {
+		ln := n
 		next := len(data)
 		if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
 			next = off + i + 1
@@ -196,8 +248,21 @@ func scan(data []byte) (blocks, error) {
 		if n == 1 {
 			line = bytes.TrimPrefix(line, []byte("\ufeff"))
 		}
+		k := classify(line)
+		if gw.openLine == 0 && dk.openLine == 0 {
+			c, n, rest := fenceRun(line)
+			switch {
+			case open.n == 0 && c != 0 && !notFences[ln]:
+				open = fence{char: c, n: n, line: ln}
+			case open.n > 0 && c == open.char && n >= open.n && len(bytes.TrimSpace(rest)) == 0:
+				open = fence{}
+			}
+			if open.n > 0 {
+				k = notMarker
+			}
+		}
 		var err error
-		switch k := classify(line); {
+		switch {
 		case k != notMarker && (gw.openLine != 0 && (k == dkBegin || k == dkEnd) || dk.openLine != 0 && (k == gwBegin || k == gwEnd)):
 			err = &MarkerError{Line: n, Msg: "a marker of one managed block inside another block"}
 		case k == gwBegin:
@@ -210,19 +275,22 @@ func scan(data []byte) (blocks, error) {
 			err = dk.end(n, next)
 		}
 		if err != nil {
-			return b, err
+			return b, 0, err
 		}
 		off = next
 	}
+	if open.n > 0 {
+		return b, open.line, nil
+	}
 	if err := gw.unclosed(); err != nil {
-		return b, err
+		return b, 0, err
 	}
 	if err := dk.unclosed(); err != nil {
-		return b, err
+		return b, 0, err
 	}
 	b.gw, b.dk = gw.block, dk.block
 	b.crlf = usesCRLF(data, b.gw, b.dk)
-	return b, nil
+	return b, 0, nil
 }
 
 // usesCRLF reports whether data has line breaks outside the given blocks
@@ -261,12 +329,47 @@ func inSpan(i int, spans []span) bool {
 // An orphaned or misordered marker is a *MarkerError and no output is
 // returned.
 func Apply(existing []byte, block string) ([]byte, error) {
+	return apply(existing, block, false)
+}
+
+// createdNote, inside the begin marker, says gitwarrant created the file
+// the block is in: uninstall deletes such a file when nothing else is
+// left in it, and only such a file — one that existed before, even empty,
+// is never deleted (docs/install.md). Marker recognition is by prefix, so
+// the note changes nothing else.
+const createdNote = " (gitwarrant created this file)"
+
+// markCreated puts createdNote into block's begin marker.
+func markCreated(block string) string {
+	return beginPrefix + createdNote + strings.TrimPrefix(block, beginPrefix)
+}
+
+// Created reports whether data's gitwarrant block says gitwarrant created
+// the file.
+func Created(data []byte) bool {
+	b, err := scan(data)
+	if err != nil || !b.gw.found {
+		return false
+	}
+	line := data[b.gw.start:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	return bytes.HasPrefix(bytes.TrimPrefix(line, []byte("\ufeff")), []byte(beginPrefix+createdNote))
+}
+
+// apply is Apply for a file gitwarrant creates (created) or whose block
+// says it did: the note is kept, so applying again changes no byte.
+func apply(existing []byte, block string, created bool) ([]byte, error) {
 	if err := checkBlock(block); err != nil {
 		return nil, err
 	}
 	b, err := scan(existing)
 	if err != nil {
 		return nil, err
+	}
+	if created || Created(existing) {
+		block = markCreated(block)
 	}
 	if b.crlf {
 		block = strings.ReplaceAll(block, "\n", "\r\n")
@@ -276,16 +379,26 @@ func Apply(existing []byte, block string) ([]byte, error) {
 	case b.gw.found:
 		// Both blocks present: ours is the one kept; the stale docket block
 		// goes, so the agent never reads two different warrants.
-		out = splice(existing, b.gw, block)
+		out = splice(existing, b.gw, keepFinalNewline(existing, b.gw, block))
 		if b.dk.found {
 			out = cutLegacy(existing, b, block)
 		}
 	case b.dk.found:
-		out = splice(existing, b.dk, block)
+		out = splice(existing, b.dk, keepFinalNewline(existing, b.dk, block))
 	default:
 		out = appendBlock(existing, block, b.crlf)
 	}
 	return out, nil
+}
+
+// keepFinalNewline drops block's final line break when the block it
+// replaces ends the file without one: that is how appendBlock records that
+// the file had no final newline, so Remove can give it back.
+func keepFinalNewline(data []byte, s span, block string) string {
+	if s.end == len(data) && len(data) > 0 && data[len(data)-1] != '\n' {
+		return strings.TrimRight(block, "\r\n")
+	}
+	return block
 }
 
 // checkBlock rejects a block that is not exactly one marked block, which
@@ -326,7 +439,10 @@ func cutLegacy(data []byte, b blocks, block string) []byte {
 	return append(out, data[second.end:]...)
 }
 
-// appendBlock adds block at the end of data after exactly one blank line.
+// appendBlock adds block at the end of data after one blank line, in a
+// way Remove can undo byte for byte: a file ending in a line break gets
+// one more; a file without a final line break gets two, and the block then
+// ends without one, as the file did.
 func appendBlock(data []byte, block string, crlf bool) []byte {
 	nl := "\n"
 	if crlf {
@@ -335,19 +451,19 @@ func appendBlock(data []byte, block string, crlf bool) []byte {
 	out := append([]byte{}, data...)
 	switch {
 	case len(data) == 0:
-	case bytes.HasSuffix(data, []byte(nl+nl)):
-	case bytes.HasSuffix(data, []byte(nl)):
+	case bytes.HasSuffix(data, []byte("\n")):
 		out = append(out, nl...)
 	default:
 		out = append(out, nl+nl...)
+		block = strings.TrimRight(block, "\r\n")
 	}
 	return append(out, block...)
 }
 
 // Remove takes the gitwarrant block out of data, for uninstall. When the
-// block is the last thing in the file, the blank line Apply put before it
-// goes too, so a file that ended in one newline before Apply is restored
-// byte for byte. It reports whether anything was removed. A legacy docket
+// block is the last thing in the file, the line breaks appendBlock put
+// before it go too, so the file comes back byte for byte — with or without
+// its final newline. It reports whether anything was removed. A legacy docket
 // block is left alone: it is not gitwarrant's to remove.
 func Remove(data []byte) ([]byte, bool, error) {
 	b, err := scan(data)
@@ -358,12 +474,16 @@ func Remove(data []byte) ([]byte, bool, error) {
 		return data, false, nil
 	}
 	before, after := data[:b.gw.start], data[b.gw.end:]
-	if len(after) == 0 {
+	if len(after) == 0 && len(before) > 0 {
 		nl := []byte("\n")
 		if b.crlf {
 			nl = []byte("\r\n")
 		}
-		if bytes.HasSuffix(before, append(append([]byte{}, nl...), nl...)) {
+		twice := append(append([]byte{}, nl...), nl...)
+		switch {
+		case !bytes.HasSuffix(data, []byte("\n")) && bytes.HasSuffix(before, twice):
+			before = before[:len(before)-len(twice)] // the file had no final newline
+		case bytes.HasSuffix(before, twice):
 			before = before[:len(before)-len(nl)]
 		}
 	}

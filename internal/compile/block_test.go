@@ -3,6 +3,8 @@ package compile
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -34,7 +36,7 @@ func TestApplyKeepsContentOutsideTheBlock(t *testing.T) {
 		{"new file", "", "", ""},
 		{"content ending in newline", "# Mine\n\nhand-written\n", "# Mine\n\nhand-written\n\n", ""},
 		{"content without final newline", "hand-written", "hand-written\n\n", ""},
-		{"content ending in blank line", "hand-written\n\n", "hand-written\n\n", ""},
+		{"content ending in blank line", "hand-written\n\n", "hand-written\n\n\n", ""},
 		{"block in the middle", "top\n\n" + old + "\nbottom  \n\ttabbed\n", "top\n\n", "\nbottom  \n\ttabbed\n"},
 		{"block first", old + "after\n", "", "after\n"},
 		{"old begin text from another version", "x\n<!-- gitwarrant:begin (v0) -->\nold\n<!-- gitwarrant:end -->\ny\n", "x\n", "y\n"},
@@ -142,7 +144,7 @@ func TestApplyRejectsAMalformedBlock(t *testing.T) {
 }
 
 func TestRemoveRestoresTheOriginal(t *testing.T) {
-	for _, orig := range []string{"", "mine\n", "# A\n\nB\n", "a\r\nb\r\n"} {
+	for _, orig := range []string{"", "mine\n", "# A\n\nB\n", "a\r\nb\r\n", "no final newline", "a\r\nno final CRLF", "ends in a blank line\n\n", "two\n\n\n"} {
 		withBlock, err := Apply([]byte(orig), sampleBlock)
 		if err != nil {
 			t.Fatal(err)
@@ -205,4 +207,68 @@ func FuzzApply(f *testing.F) {
 			t.Fatalf("second Apply: %v\n%q\n%q", err, got, again)
 		}
 	})
+}
+
+// A marker inside a fenced code block is documentation (a README showing
+// what install writes), not an orphan; a fence that never closes hides
+// nothing.
+func TestMarkerInAFencedCodeBlockIsDocumentation(t *testing.T) {
+	doc := "# Setup\n\n```markdown\n" + BeginMarker + "\n…\n```\n\n~~~\n" + EndMarker + "\n~~~\n"
+	got, err := Apply([]byte(doc), sampleBlock)
+	if err != nil {
+		t.Fatalf("a fenced marker was taken for a marker: %v", err)
+	}
+	if before, _ := outside(t, got); before != doc+"\n" {
+		t.Fatalf("the block did not go after the documentation:\n%s", got)
+	}
+	if again, err := Apply(got, sampleBlock); err != nil || !bytes.Equal(again, got) {
+		t.Fatalf("second Apply: %v\n%s", err, again)
+	}
+	if back, _, _ := Remove(got); string(back) != doc {
+		t.Fatalf("Remove: %q", back)
+	}
+	// An unclosed fence before a real block does not hide it.
+	open := "```\nunclosed\n" + sampleBlock
+	if got, err := Apply([]byte(open), sampleBlock); err != nil || !bytes.Equal(got, []byte(open)) {
+		t.Fatalf("an unclosed fence hid the block: %v\n%s", err, got)
+	}
+	// An orphan outside a fence is still an error.
+	if _, err := Apply([]byte("```\nx\n```\n"+EndMarker+"\n"), sampleBlock); err == nil {
+		t.Fatal("an orphaned end marker after a fence was accepted")
+	}
+}
+
+// A file gitwarrant creates says so in its begin marker, keeps saying so
+// when compiled again, and is the only kind uninstall deletes; one that
+// existed before — even empty — stays.
+func TestOnlyAFileGitwarrantCreatedIsDeleted(t *testing.T) {
+	root := t.TempDir()
+	tg, _ := TargetByName("agents")
+	p, err := PlanTarget(root, tg, sampleBlock)
+	if err != nil || !Created(p.New) {
+		t.Fatalf("a new file's block does not say it was created: %v\n%s", err, p.New)
+	}
+	again, err := Apply(p.New, sampleBlock)
+	if err != nil || !bytes.Equal(again, p.New) {
+		t.Fatalf("applying again dropped the note: %v\n%s", err, again)
+	}
+	if err := os.WriteFile(filepath.Join(root, tg.Path), p.New, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rp, err := PlanRemoveTarget(root, tg); err != nil || !rp.Remove {
+		t.Fatalf("the created file is not deleted: %v %+v", err, rp)
+	}
+	if err := os.WriteFile(filepath.Join(root, tg.Path), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, _ = PlanTarget(root, tg, sampleBlock)
+	if Created(p.New) {
+		t.Fatal("an existing empty file's block says gitwarrant created it")
+	}
+	if err := os.WriteFile(filepath.Join(root, tg.Path), p.New, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rp, _ := PlanRemoveTarget(root, tg); rp.Remove || len(rp.New) != 0 {
+		t.Fatalf("a file that existed (empty) before would be deleted: %+v", rp)
+	}
 }

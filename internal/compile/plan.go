@@ -35,7 +35,7 @@ func PlanTarget(root string, t Target, block string) (TargetPlan, error) {
 	if !p.Exists && t.Name == "cursor" {
 		base = []byte(cursorFrontmatter)
 	}
-	out, err := Apply(base, block)
+	out, err := apply(base, block, !p.Exists)
 	if err != nil {
 		return p, withFile(err, t)
 	}
@@ -45,9 +45,10 @@ func PlanTarget(root string, t Target, block string) (TargetPlan, error) {
 }
 
 // PlanRemoveTarget computes what RemoveTarget would do, for uninstall: the
-// block taken out (see Remove), and the file marked for deletion when
-// nothing is left but what gitwarrant created (an empty file or, for
-// Cursor, only the frontmatter PlanTarget wrote).
+// block taken out (see Remove), and the file marked for deletion when its
+// block says gitwarrant created it and nothing is left but what gitwarrant
+// wrote (nothing or, for Cursor, only the frontmatter PlanTarget wrote). A
+// file that existed before, even an empty one, stays.
 func PlanRemoveTarget(root string, t Target) (TargetPlan, error) {
 	p, err := readPlan(root, t)
 	if err != nil || !p.Exists {
@@ -62,7 +63,7 @@ func PlanRemoveTarget(root string, t Target) (TargetPlan, error) {
 	}
 	p.Changed = true
 	p.New = out
-	p.Remove = len(out) == 0 || (t.Name == "cursor" && string(out) == cursorFrontmatter)
+	p.Remove = Created(p.Old) && (len(out) == 0 || (t.Name == "cursor" && string(out) == cursorFrontmatter))
 	return p, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gitwarrant/gitwarrant/internal/features"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 )
 
@@ -28,6 +29,15 @@ var MCPTools = []string{
 	"gitwarrant_warrant_check",
 	"gitwarrant_record",
 	"gitwarrant_propose_amendment",
+}
+
+// mcpAlt is " (or <alt>)" when the MCP server exists, else "": the
+// context names no tool that is not there (features.MCP).
+func mcpAlt(alt string) string {
+	if !features.MCP {
+		return ""
+	}
+	return " (or " + alt + ")"
 }
 
 // Compile renders loops and wraps them in the markers: the full render, or
@@ -82,10 +92,12 @@ func writeHeader(b *strings.Builder, opts Options, n int) {
 	fmt.Fprintf(b, "- Which loop covers a task: `%s match \"<task>\"` (exit 2: no loop covers it — ask the human).\n", cmd)
 	fmt.Fprintf(b, "- Before an action: `%s check <loop> <read|draft|change|send> \"<target>\"`. Exit 0 allow; 2 ask — stop and get a human's approval first; 3 deny — do not do it; 1 error — treat as ask.\n", cmd)
 	b.WriteString("- Verbs: read = look at it; draft = produce it, it goes nowhere on its own; change = mutate state inside the sandbox; send = consequences leave the sandbox (email, publish, push, deploy, pay).\n")
-	fmt.Fprintf(b, "- MCP tools, where the `gitwarrant` MCP server is configured: %s.\n", codeList(MCPTools))
+	if features.MCP {
+		fmt.Fprintf(b, "- MCP tools, where the `gitwarrant` MCP server is configured: %s.\n", codeList(MCPTools))
+	}
 	b.WriteString("- Unlisted means ask: anything no list covers needs a human. `never` means never — not even with approval.\n")
-	b.WriteString("- Do not edit `.gitwarrant/` (loops, record, signers), git hooks or hook settings, and do not widen your own warrant: tell the human what change you need (or propose it with `gitwarrant_propose_amendment`); only a human amends.\n")
-	fmt.Fprintf(b, "- When you finish or stop, leave the evidence the loop's record list asks for: `%s record add <loop> --did \"…\" --saw \"…\" --skipped \"…\" --stopped \"…\"` (or `gitwarrant_record`).\n", cmd)
+	fmt.Fprintf(b, "- Do not edit `.gitwarrant/` (loops, record, signers), git hooks or hook settings, and do not widen your own warrant: tell the human what change you need%s; only a human amends.\n", mcpAlt("propose it with `gitwarrant_propose_amendment`"))
+	fmt.Fprintf(b, "- When you finish or stop, leave the evidence the loop's record list asks for: `%s record add <loop> --did \"…\" --saw \"…\" --skipped \"…\" --stopped \"…\"`%s.\n", cmd, mcpAlt("`gitwarrant_record`"))
 }
 
 // writeLoop writes one loop's section. An abstract loop is a baseline

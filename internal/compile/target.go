@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
 )
 
 // Target is one context file an agent reads at session start.
@@ -71,7 +73,7 @@ func WriteTarget(root string, t Target, block string) (bool, error) {
 	if err != nil || !fp.Changed {
 		return false, err
 	}
-	return true, writeAtomic(fp.Path, fp.New, fp.Mode)
+	return true, fsx.WriteAtomic(fp.Path, fp.New, fp.Mode)
 }
 
 // RemoveTarget takes the gitwarrant block out of t's file (see
@@ -84,7 +86,7 @@ func RemoveTarget(root string, t Target) (bool, error) {
 	if fp.Remove {
 		return true, os.Remove(fp.Path)
 	}
-	return true, writeAtomic(fp.Path, fp.New, fp.Mode)
+	return true, fsx.WriteAtomic(fp.Path, fp.New, fp.Mode)
 }
 
 // resolve follows a symlinked target file to the file it names; a missing
@@ -118,42 +120,6 @@ func readTarget(path string) ([]byte, fs.FileMode, bool, error) {
 		return nil, 0, false, fmt.Errorf("%s: %w — check its permissions", path, err)
 	}
 	return data, fi.Mode().Perm(), true, nil
-}
-
-// writeAtomic writes data to path through a temporary file in the same
-// directory and a rename, so readers see the old file or the new one,
-// never a mix.
-func writeAtomic(path string, data []byte, mode fs.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", dir, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".gitwarrant-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w — check the directory's permissions", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = tmp.Chmod(mode); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
 }
 
 // DisplayPath is t's path in the OS's form, for messages.

@@ -205,3 +205,21 @@ func (r *Repo) Operation() string {
 	}
 	return ""
 }
+
+// HooksDir is the directory git runs hooks from, as git itself resolves it
+// (`git rev-parse --git-path hooks`): core.hooksPath from any config file
+// git reads — includes and includeIf too — relative to the work tree root,
+// else hooks/ in the common dir shared by linked worktrees
+// (docs/hook-protocol.md#git-hooks). Install and the guard both ask here, so
+// they never disagree about where the hooks are.
+func (r *Repo) HooksDir() (string, error) {
+	out, err := r.Git("rev-parse", "--git-path", "hooks")
+	if err != nil {
+		return "", fmt.Errorf("finding the git hooks directory: %w", err)
+	}
+	dir := strings.TrimSpace(string(out))
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(r.WorkTree, dir)
+	}
+	return filepath.Clean(dir), nil
+}

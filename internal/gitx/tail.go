@@ -14,9 +14,13 @@ import (
 // without holding the blob in memory: a loose blob is inflated in process,
 // a packed one through `git cat-file`.
 func (r *Repo) BlobTail(id string, offset int64, fn func(line []byte) error) error {
-	if rc, _, err := r.openLoose(id); err == nil {
+	// Small loose blobs are inflated in process (no process to start);
+	// git's C zlib inflates large ones faster than compress/zlib.
+	if rc, size, err := r.openLoose(id); err == nil {
 		defer rc.Close()
-		return scanFrom(rc, offset, fn)
+		if size <= maxInProcessBlob {
+			return scanFrom(rc, offset, fn)
+		}
 	}
 	cmd := exec.Command("git", "cat-file", "blob", id)
 	cmd.Dir = r.WorkTree
@@ -36,6 +40,9 @@ func (r *Repo) BlobTail(id string, offset int64, fn func(line []byte) error) err
 	}
 	return ferr
 }
+
+// maxInProcessBlob is the largest loose blob BlobTail inflates itself.
+const maxInProcessBlob = 8 << 20
 
 // scanFrom skips offset bytes of rd, then calls fn on each line.
 func scanFrom(rd io.Reader, offset int64, fn func([]byte) error) error {
@@ -66,5 +73,8 @@ func FileTail(path string, offset int64, fn func(line []byte) error) error {
 		return err
 	}
 	defer f.Close()
-	return scanFrom(f, offset, fn)
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		return err
+	}
+	return scanFrom(f, 0, fn)
 }

@@ -74,7 +74,7 @@ func TestBlackBoxInstallRoundTrip(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("install: exit %d\n%s%s", code, out, errs)
 	}
-	for _, f := range []string{"CLAUDE.md", "AGENTS.md", ".claude/settings.json", ".mcp.json", ".git/hooks/pre-commit"} {
+	for _, f := range []string{"CLAUDE.md", "AGENTS.md", ".claude/settings.json", ".git/hooks/pre-commit"} {
 		if !strings.Contains(out, f) {
 			t.Errorf("install output does not mention %s:\n%s", f, out)
 		}

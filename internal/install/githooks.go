@@ -9,12 +9,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gitwarrant/gitwarrant/hooks"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 )
 
 // The git hooks install wires (docs/design.md#the-record: the pre-commit hook anchors the
 // record in the branch, the commit-msg hook adds Warrant-Head trailers).
-var gitHookNames = []string{"pre-commit", "commit-msg"}
+var gitHookNames = hooks.Names
 
 // ChainSuffix is appended to a foreign hook script that install moves aside
 // so that gitwarrant's shim can run it first (and uninstall can move it
@@ -29,48 +30,11 @@ const shimMarker = "gitwarrant:hook"
 // InstallHint says how to get the binary; shown by hooks that cannot find it.
 const InstallHint = "go install github.com/gitwarrant/gitwarrant/cmd/gitwarrant@latest"
 
-// hookInvocation is the gitwarrant command a git hook runs.
-func hookInvocation(hook string) string {
-	if hook == "commit-msg" {
-		return `gitwarrant hook commit-msg "$1"`
-	}
-	return "gitwarrant hook " + hook
-}
-
-// guarded wraps the invocation for a machine that may not have gitwarrant.
-// A missing binary warns and lets the commit through rather than failing
-// closed: a teammate who cloned the repo without installing gitwarrant
-// would otherwise be unable to commit at all, and the record's integrity
-// does not rest on the local hook — hooks are skipped by --no-verify and
-// during rebases anyway, so `gitwarrant ci` re-verifies every chain and
-// pinned head on the pull request (docs/design.md#the-ci-gate).
-func guarded(hook string) string {
-	return fmt.Sprintf(`if command -v gitwarrant >/dev/null 2>&1; then %s || exit $?; else echo "%s" >&2; fi`,
-		hookInvocation(hook), missingMessage(hook))
-}
-
-// missingMessage is what a hook prints when gitwarrant is not on PATH.
-func missingMessage(hook string) string {
-	return "gitwarrant: not on PATH; " + hook + " hook skipped (CI still verifies the record). Install: " + InstallHint
-}
-
-// shimScript is the POSIX sh hook install writes when no manager owns the
-// hooks. A chained original runs first with the same arguments and stdin;
-// its failure stops the commit with its own exit status, as before.
-func shimScript(hook string) string {
-	return `#!/bin/sh
-# ` + shimMarker + ` ` + hook + ` — written by ` + "`gitwarrant install`" + `; ` + "`gitwarrant uninstall`" + ` removes it
-# and puts back ` + hook + ChainSuffix + ` (the hook that was here before), if any.
-chained="$(dirname "$0")/` + hook + ChainSuffix + `"
-if [ -x "$chained" ]; then
-	"$chained" "$@" || exit $?
-fi
-if command -v gitwarrant >/dev/null 2>&1; then
-	` + hookInvocation(hook) + ` || exit $?
-else
-	echo "` + missingMessage(hook) + `" >&2
-fi
-`
+// shimScript is the per-clone hook install writes into the hooks directory
+// (hooks/<hook> in this repository, with the binary's absolute path).
+func (p *Plan) shimScript(hook string) string {
+	s, _ := hooks.Shim(hook, p.bin)
+	return s
 }
 
 // gitLayout is where a repository's hooks live and who manages them.
@@ -80,24 +44,22 @@ type gitLayout struct {
 	hooksPath string // raw core.hooksPath, "" when unset
 }
 
-// resolveGit finds the work tree holding root and its effective hooks dir.
-// `git rev-parse --git-path hooks` applies core.hooksPath (relative to the
-// work tree root) and the common dir of a linked worktree (docs/hook-protocol.md#git-hooks).
+// resolveGit finds the work tree holding root and its effective hooks dir,
+// as git resolves it (gitx.Repo.HooksDir, docs/hook-protocol.md#git-hooks).
 func resolveGit(root string) (*gitLayout, error) {
 	r, err := gitx.Discover(root)
+	if errors.Is(err, gitx.ErrUnsupported) {
+		return nil, err // it says what and why
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s is not in a git work tree (%v); run `git init` first, or pass --no-git-hooks", root, err)
 	}
-	out, err := r.Git("rev-parse", "--git-path", "hooks")
+	dir, err := r.HooksDir()
 	if err != nil {
-		return nil, fmt.Errorf("finding the git hooks directory: %v — check that git works here, or pass --no-git-hooks", err)
-	}
-	dir := strings.TrimSpace(string(out))
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(r.WorkTree, dir)
+		return nil, fmt.Errorf("%v — check that git works here, or pass --no-git-hooks", err)
 	}
 	hp, _ := r.Git("config", "--get", "core.hooksPath") // exit 1 when unset
-	return &gitLayout{workTree: r.WorkTree, hooksDir: filepath.Clean(dir), hooksPath: strings.TrimSpace(string(hp))}, nil
+	return &gitLayout{workTree: r.WorkTree, hooksDir: dir, hooksPath: strings.TrimSpace(string(hp))}, nil
 }
 
 // huskyDir returns the directory of husky's user scripts when core.hooksPath
@@ -105,9 +67,9 @@ func resolveGit(root string) (*gitLayout, error) {
 func (g *gitLayout) huskyDir() string {
 	hp := filepath.ToSlash(filepath.Clean(g.hooksPath))
 	switch {
-	case hp == ".husky/_" || strings.HasSuffix(hp, "/.husky/_"):
+	case hp == HuskyDir+"/_" || strings.HasSuffix(hp, "/"+HuskyDir+"/_"):
 		return filepath.Dir(g.absHooksPath())
-	case hp == ".husky" || strings.HasSuffix(hp, "/.husky"):
+	case hp == HuskyDir || strings.HasSuffix(hp, "/"+HuskyDir):
 		return g.absHooksPath()
 	}
 	return ""
@@ -161,7 +123,7 @@ func (p *Plan) planShim(dir, hook string) error {
 	if err != nil {
 		return err
 	}
-	want := []byte(shimScript(hook))
+	want := []byte(p.shimScript(hook))
 	switch {
 	case !cur.exists:
 		p.add(path, nil, false, 0o755, want)
@@ -182,10 +144,12 @@ func (p *Plan) planShim(dir, hook string) error {
 }
 
 // planUnshim removes gitwarrant's shim and moves a chained original back.
-func (p *Plan) planUnshim(dir, hook string) error {
+// managerRuns reports whether a hook manager's configuration still
+// configures this hook once uninstall has cut gitwarrant's lines.
+func (p *Plan) planUnshim(dir, hook string, managerRuns func(owner string) bool) error {
 	path := filepath.Join(dir, hook)
 	cur, err := readHookFile(path)
-	if err != nil || !cur.exists {
+	if err != nil {
 		return err
 	}
 	chained := path + ChainSuffix
@@ -193,13 +157,55 @@ func (p *Plan) planUnshim(dir, hook string) error {
 	if err != nil {
 		return err
 	}
+	// A hook manager that installs its own script into a slot moves what
+	// was there aside — lefthook to <hook>.old, the pre-commit framework to
+	// <hook>.legacy. gitwarrant's script found there is install's, and goes.
+	movedOurs := false
+	for _, suffix := range []string{".old", ".legacy"} {
+		aside, err := readHookFile(path + suffix)
+		if err != nil {
+			return err
+		}
+		if aside.exists && aside.ours() {
+			p.remove(path+suffix, aside.data, aside.mode)
+			movedOurs = movedOurs || suffix == ".old"
+		}
+	}
 	switch {
+	case !cur.exists:
 	case cur.ours() && prev.exists:
 		p.rename(chained, path, cur.data, true, cur.mode)
 	case cur.ours():
 		p.remove(path, cur.data, cur.mode)
+	case movedOurs && slotOwner(cur, hook) == "lefthook" && !managerRuns("lefthook"):
+		// lefthook put its script here in place of gitwarrant's, for a
+		// hook only gitwarrant's lines configured: it goes too, and the
+		// hook that was there before install comes back.
+		if prev.exists {
+			p.rename(chained, path, cur.data, true, cur.mode)
+		} else {
+			p.remove(path, cur.data, cur.mode)
+		}
 	case prev.exists:
 		p.Notices = append(p.Notices, fmt.Sprintf("left %s alone: the %s hook in front of it is not gitwarrant's shim any more", p.rel(chained), hook))
 	}
 	return nil
+}
+
+// slotOwner says who wrote the script in a hook slot: "lefthook", "pre-commit"
+// (the framework), "gitwarrant", "" when empty, else "other".
+func slotOwner(h hookFile, hook string) string {
+	switch {
+	case !h.exists:
+		return ""
+	case h.symlink:
+		return "other"
+	case h.ours():
+		return "gitwarrant"
+	case bytes.Contains(h.data, []byte("File generated by pre-commit: https://pre-commit.com")):
+		return "pre-commit"
+	case bytes.Contains(h.data, []byte("lefthook")) && bytes.Contains(h.data, []byte(`run "`+hook+`"`)):
+		return "lefthook"
+	}
+	return "other"
 }

@@ -160,7 +160,7 @@ func testOptions(root string) Options {
 	}
 	return Options{
 		Root: root, Targets: targets, Block: compile.Block("## gitwarrant\n\nCheck before acting.\n"),
-		Hook: NewHookCommands("", false), MCP: true, GitHooks: true, Version: "0.1.0",
+		Hook: NewHookCommands("", false), MCP: true, GitHooks: true,
 	}
 }
 

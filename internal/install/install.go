@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 
 	"github.com/gitwarrant/gitwarrant/internal/compile"
+	"github.com/gitwarrant/gitwarrant/internal/features"
 )
 
 // Options say what install wires.
@@ -30,22 +31,24 @@ type Options struct {
 	Block   string
 	// Hook holds the Claude Code hook command lines; nil skips the hook.
 	Hook *HookCommands
-	// MCP adds gitwarrant's server to .mcp.json.
+	// MCP adds gitwarrant's server to .mcp.json; honoured only once the
+	// server exists (features.MCP).
 	MCP bool
 	// GitHooks installs the pre-commit and commit-msg hooks.
 	GitHooks bool
-	// Version is gitwarrant's version, for the pre-commit framework's rev.
-	Version string
+	// Bin is the absolute path of the gitwarrant binary, recorded in the
+	// per-clone git hooks ("" leaves them to PATH).
+	Bin string
+	// PreCommitStage is the stage name for the pre-commit framework's
+	// pre-commit hooks: "pre-commit" for pre-commit 3.2 and later, "commit"
+	// before (and for any version); "" means "commit".
+	PreCommitStage string
 }
-
-// MCPServer is the .mcp.json entry install writes. Bare "gitwarrant" works
-// for anyone who clones the repository with gitwarrant on PATH.
-var MCPServer = mcpServer{Command: "gitwarrant", Args: []string{"mcp"}}
 
 // PlanInstall reads and checks every file install would touch and returns
 // the changes, writing nothing.
 func PlanInstall(o Options) (*Plan, error) {
-	p := &Plan{Root: o.Root}
+	p := &Plan{Root: o.Root, bin: o.Bin}
 	if err := p.planContext(o.Targets, o.Block); err != nil {
 		return nil, err
 	}
@@ -54,13 +57,17 @@ func PlanInstall(o Options) (*Plan, error) {
 			return nil, err
 		}
 	}
-	if o.MCP {
+	if o.MCP && features.MCP {
 		if err := p.planMCP(true); err != nil {
 			return nil, err
 		}
 	}
 	if o.GitHooks {
-		if err := p.planGitHooks(o.Version); err != nil {
+		stage := o.PreCommitStage
+		if stage == "" {
+			stage = "commit"
+		}
+		if err := p.planGitHooks(stage); err != nil {
 			return nil, err
 		}
 	}
@@ -139,18 +146,43 @@ func (p *Plan) planUncontext(targets []compile.Target) error {
 	return nil
 }
 
-// planSettings adds (or updates in place) gitwarrant's PreToolUse and
-// PostToolUse groups in .claude/settings.json.
+// planSettings adds gitwarrant's PreToolUse and PostToolUse groups to
+// .claude/settings.json. A gitwarrant entry already there — hand-written,
+// pinned, with another timeout — is kept as it is and reported; with
+// --loop or --strict (Explicit) the PreToolUse entry is changed: replaced
+// when it is install's own, else only its command is rewritten.
 func (p *Plan) planSettings(h *HookCommands) error {
 	d, existed, err := loadJSON(p.Root, SettingsPath)
 	if err != nil {
 		return err
 	}
-	orig := d.data
+	orig, _, _, _ := fileState(filepath.Join(p.Root, filepath.FromSlash(SettingsPath)))
 	for _, eg := range h.groups() {
-		out, err := addHookGroup(d, eg.event, eg.group)
-		if err != nil {
-			return err
+		post := eg.event == "PostToolUse"
+		group, cmdNode, text := existingEntry(d, eg.event, post)
+		var out []byte
+		switch {
+		case group == nil:
+			file := created{file: !existed, empty: existed && len(bytes.TrimSpace(orig)) == 0}
+			if out, err = addHookGroup(d, eg.event, eg.group, file); err != nil {
+				return err
+			}
+		case post || !h.Explicit:
+			if base, _, _ := parseMarker(text); base != eg.group.Hooks[0].Command {
+				p.Notices = append(p.Notices, fmt.Sprintf("kept the gitwarrant hook already in %s (%s: %s)%s", SettingsPath, eg.event, text,
+					map[bool]string{true: "", false: "; pass --loop or --strict to change it"}[post]))
+			}
+			continue
+		default:
+			if c, ours := ourGroup(d.data[group.start:group.end]); ours {
+				g := eg.group
+				g.Hooks = append([]hookCmd(nil), g.Hooks...)
+				g.Hooks[0].Command += c.marker()
+				out, _ = d.replaceValue(group, g)
+			} else {
+				out = d.replaceCommand(cmdNode, eg.group.Hooks[0].Command)
+				p.Notices = append(p.Notices, fmt.Sprintf("changed the command of your own gitwarrant hook in %s (%s) to %s; its other settings are kept", SettingsPath, eg.event, eg.group.Hooks[0].Command))
+			}
 		}
 		if d, err = parseJSONDoc(SettingsPath, out); err != nil {
 			return fmt.Errorf("internal error editing %s: %v — please report it; nothing was written", SettingsPath, err)
@@ -160,23 +192,35 @@ func (p *Plan) planSettings(h *HookCommands) error {
 	return nil
 }
 
+// planUnsettings removes the groups install wrote (ourGroup). The file is
+// deleted only when a marker says install created it and nothing else is
+// left in it; a file that was there before install is never deleted.
 func (p *Plan) planUnsettings() error {
 	d, existed, err := loadJSON(p.Root, SettingsPath)
 	if err != nil || !existed {
 		return err
 	}
-	orig := d.data
-	changed := false
+	orig, _, _, _ := fileState(filepath.Join(p.Root, filepath.FromSlash(SettingsPath)))
+	changed, file := false, created{}
 	for _, event := range []string{"PostToolUse", "PreToolUse"} {
 		var removed bool
-		if d, removed, err = removeHookGroups(d, event); err != nil {
+		var fc created
+		if d, removed, fc, err = removeHookGroups(d, event); err != nil {
 			return err
 		}
 		changed = changed || removed
+		file.file, file.empty = file.file || fc.file, file.empty || fc.empty
 	}
-	if changed {
-		p.dropOrWriteJSON(SettingsPath, orig, d)
+	if !changed {
+		return nil
 	}
+	if file.empty && len(d.root.items) == 0 && bytes.HasPrefix(d.data, []byte("{}")) && len(bytes.TrimSpace(d.data[2:])) == 0 {
+		// The file held only whitespace, read as {}: it gets that back.
+		path := filepath.Join(p.Root, filepath.FromSlash(SettingsPath))
+		p.add(path, orig, true, modeOf(path), d.data[2:])
+		return nil
+	}
+	p.dropOrWriteJSON(SettingsPath, orig, d, file.file)
 	return nil
 }
 
@@ -202,69 +246,98 @@ func (p *Plan) planMCP(add bool) error {
 	if err != nil {
 		return err
 	}
-	p.dropOrWriteJSON(MCPPath, d.data, nd)
+	p.dropOrWriteJSON(MCPPath, d.data, nd, false)
 	return nil
 }
 
 // addJSON records a JSON file's new content, keeping its mode.
 func (p *Plan) addJSON(rel string, old []byte, existed bool, out []byte) {
 	path := filepath.Join(p.Root, filepath.FromSlash(rel))
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
 	if !existed {
 		old = nil
 	}
-	p.add(path, old, existed, mode, out)
+	p.add(path, old, existed, modeOf(path), out)
 }
 
-// dropOrWriteJSON deletes a JSON file left as an empty object — install
-// created it, or it held only gitwarrant's entries — else writes it back.
-func (p *Plan) dropOrWriteJSON(rel string, old []byte, d *jsonDoc) {
-	path := filepath.Join(p.Root, filepath.FromSlash(rel))
-	mode := os.FileMode(0o644)
+// modeOf is a file's permission bits, 0644 when it does not exist.
+func modeOf(path string) os.FileMode {
 	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
+		return fi.Mode().Perm()
 	}
-	if len(d.root.items) == 0 && len(bytes.TrimSpace(d.data)) == 2 {
+	return 0o644
+}
+
+// dropOrWriteJSON deletes a JSON file install created (created) and that
+// is left as an empty object, else writes it back. A file left as "{}"
+// that install did not provably create stays, with a note.
+func (p *Plan) dropOrWriteJSON(rel string, old []byte, d *jsonDoc, created bool) {
+	path := filepath.Join(p.Root, filepath.FromSlash(rel))
+	mode := modeOf(path)
+	empty := len(d.root.items) == 0
+	if empty && created {
 		p.remove(path, old, mode)
 		return
+	}
+	if empty && bytes.Equal(bytes.TrimSpace(d.data), []byte("{}")) && !bytes.Equal(bytes.TrimSpace(old), []byte("{}")) {
+		p.Notices = append(p.Notices, fmt.Sprintf("left %s holding only {}: nothing shows that install created it; delete it if you do not need it", rel))
 	}
 	p.add(path, old, true, mode, d.data)
 }
 
-// planGitHooks wires pre-commit and commit-msg through whoever owns the
-// hooks: the pre-commit framework (a snippet to add), lefthook (its
-// config), husky (its scripts), or else gitwarrant's own shims.
-func (p *Plan) planGitHooks(version string) error {
+// planGitHooks wires pre-commit and commit-msg through whoever owns each
+// hook (docs/install.md#git-hooks). husky: gitwarrant's line first in
+// .husky/<hook>. lefthook and the pre-commit framework: gitwarrant's
+// command in their committed configuration, and — where the manager has
+// not installed its own script for a hook in this clone — gitwarrant's
+// shim in the slot, so the gate is live now, not after the next `lefthook
+// install`. No manager: the shim, chaining a script already there. A gate
+// that cannot be wired becomes a manual step with the exact lines to add.
+func (p *Plan) planGitHooks(preCommitStage string) error {
 	g, err := resolveGit(p.Root)
 	if err != nil {
 		return err
 	}
-	if data, err := os.ReadFile(filepath.Join(g.workTree, preCommitConfig)); err == nil {
-		if !bytes.Contains(data, []byte(preCommitIDs["pre-commit"])) {
-			p.Snippets = append(p.Snippets, preCommitSnippet(version))
-			p.Notices = append(p.Notices, preCommitConfig+" found: the pre-commit framework owns the git hooks, so install left them alone; add the snippet printed on stdout")
+	if hd := g.huskyDir(); hd != "" {
+		for _, hook := range gitHookNames {
+			if err := p.planHusky(hd, hook); err != nil {
+				return err
+			}
 		}
 		return nil
 	}
+	configured := map[string]map[string]bool{}
 	if lf := findLefthook(g.workTree); lf != "" {
-		p.Notices = append(p.Notices, fmt.Sprintf("%s found: gitwarrant's hooks go through lefthook (run `lefthook install` if commit-msg is new to it)", p.rel(lf)))
-		return p.planLefthook(lf, gitHookNames)
+		if configured["lefthook"], err = p.planLefthook(lf); err != nil {
+			return err
+		}
+	}
+	if pc := filepath.Join(g.workTree, PreCommitConfig); fileExists(pc) {
+		if configured["pre-commit"], err = p.planPreCommit(pc, preCommitStage); err != nil {
+			return err
+		}
 	}
 	for _, hook := range gitHookNames {
-		var err error
-		if hd := g.huskyDir(); hd != "" {
-			err = p.planHusky(hd, hook)
-		} else {
-			err = p.planShim(g.hooksDir, hook)
-		}
+		slot, err := readHookFile(filepath.Join(g.hooksDir, hook))
 		if err != nil {
+			return err
+		}
+		owner := slotOwner(slot, hook)
+		if _, ok := configured[owner]; ok {
+			continue // the manager runs it: wired above, or a manual step says what to add
+		}
+		if configured["lefthook"] != nil && p.lefthookChanged {
+			p.Notices = append(p.Notices, fmt.Sprintf("lefthook has not installed its %s hook in this clone: gitwarrant's own hook runs until `lefthook install` does", hook))
+		}
+		if err := p.planShim(g.hooksDir, hook); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // planUngitHooks removes gitwarrant from every place install may have put
@@ -274,13 +347,14 @@ func (p *Plan) planUngitHooks() error {
 	if err != nil {
 		return err
 	}
+	var lefthookAfter []byte
 	if lf := findLefthook(g.workTree); lf != "" {
-		if err := p.planUnlefthook(lf); err != nil {
+		if lefthookAfter, err = p.planUnlefthook(lf); err != nil {
 			return err
 		}
 	}
-	if data, err := os.ReadFile(filepath.Join(g.workTree, preCommitConfig)); err == nil && bytes.Contains(data, []byte(preCommitIDs["pre-commit"])) {
-		p.Notices = append(p.Notices, "remove the gitwarrant repo from "+preCommitConfig+" by hand: uninstall does not edit it")
+	if err := p.planUnpreCommit(filepath.Join(g.workTree, PreCommitConfig)); err != nil {
+		return err
 	}
 	for _, hook := range gitHookNames {
 		hd := g.huskyDir()
@@ -292,7 +366,10 @@ func (p *Plan) planUngitHooks() error {
 		if hd == g.hooksDir {
 			continue // husky < 9: its scripts are the hooks dir
 		}
-		if err := p.planUnshim(g.hooksDir, hook); err != nil {
+		runs := func(owner string) bool {
+			return owner == "lefthook" && lefthookAfter != nil && lefthookConfigures(lefthookAfter, hook)
+		}
+		if err := p.planUnshim(g.hooksDir, hook, runs); err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,7 @@ package install
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,9 +58,8 @@ func TestInstallIntoBusyRepoKeepsEverythingAndRoundTrips(t *testing.T) {
 			!strings.Contains(pre[1].Hooks[0].Command, "gitwarrant hook claude") || len(s.Hooks["PostToolUse"]) != 1 {
 			t.Fatalf("settings lost or missed entries: %+v", s)
 		}
-		var m struct{ MCPServers map[string]json.RawMessage }
-		if err := json.Unmarshal([]byte(read(t, filepath.Join(root, ".mcp.json"))), &m); err != nil || len(m.MCPServers) != 2 {
-			t.Fatalf(".mcp.json: want github and gitwarrant, got %v (%v)", m.MCPServers, err)
+		if read(t, filepath.Join(root, ".mcp.json")) != userMCP {
+			t.Fatal(".mcp.json changed although there is no MCP server to add")
 		}
 		if fi, _ := os.Stat(filepath.Join(root, ".mcp.json")); fi.Mode().Perm() != 0o600 {
 			t.Fatalf(".mcp.json mode changed to %v", fi.Mode())
@@ -121,9 +121,16 @@ func TestInstallFromLinkedWorktreeUsesCommonHooks(t *testing.T) {
 	git(t, root, "worktree", "add", "-q", wt)
 	o := testOptions(wt)
 	o.Targets, o.Hook, o.MCP = nil, nil, false
+	o.Bin, _ = exec.LookPath("sh") // any executable stands in for the binary here
 	doInstall(t, o)
 	if !strings.Contains(read(t, filepath.Join(root, ".git/hooks/pre-commit")), shimMarker) {
 		t.Fatal("shim not in the common .git/hooks")
+	}
+	// doctor, run from the linked worktree, follows git to the same hooks.
+	for _, c := range Diagnose(DoctorEnv{Root: wt, Getenv: os.Getenv}, true, false) {
+		if c.Status != Live || !strings.Contains(c.Detail, filepath.Join(root, ".git/hooks")) {
+			t.Errorf("doctor from the linked worktree: %+v", c)
+		}
 	}
 	doUninstall(t, wt)
 	if _, err := os.Stat(filepath.Join(root, ".git/hooks/pre-commit")); err == nil {
@@ -155,7 +162,7 @@ func TestInstallWithHusky(t *testing.T) {
 	git(t, root, "config", "core.hooksPath", ".husky/_")
 	installTwiceThenUninstall(t, root, testOptions(root), func() {
 		pc := read(t, filepath.Join(root, ".husky/pre-commit"))
-		if !strings.HasPrefix(pc, "touch '"+marker+"'\n") || !strings.Contains(pc, "gitwarrant hook pre-commit") {
+		if !strings.HasPrefix(pc, huskyLine("pre-commit", false)+"\ntouch '"+marker+"'") {
 			t.Fatalf(".husky/pre-commit: %q", pc)
 		}
 		if !strings.Contains(read(t, filepath.Join(root, ".husky/commit-msg")), `gitwarrant hook commit-msg "$1"`) {
@@ -174,6 +181,17 @@ func TestInstallWithHusky(t *testing.T) {
 			t.Fatalf("gitwarrant's husky line did not run:\n%s", out)
 		}
 		os.Remove(filepath.Join(root, "c.txt"))
+		// With a pinned gate and no gitwarrant, the committed line refuses.
+		local := filepath.Join(root, ".claude/settings.local.json")
+		write(t, local, `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "gitwarrant hook claude --strict"}]}]}}`, 0o644)
+		write(t, filepath.Join(root, "d.txt"), "d\n", 0o644)
+		git(t, root, "add", "d.txt")
+		if out, err := gitErr(root, "commit", "-m", "d"); err == nil || !strings.Contains(out, "pins a gitwarrant gate, so the commit is refused") {
+			t.Fatalf("a pinned repository committed through husky with no gitwarrant: %v\n%s", err, out)
+		}
+		git(t, root, "reset", "-q", "d.txt")
+		os.Remove(filepath.Join(root, "d.txt"))
+		os.Remove(local)
 	})
 }
 
@@ -185,9 +203,18 @@ pre-commit:
       run: npm run lint
 `
 
+// lefthookScript stands in for the script `lefthook install` puts in a
+// hook slot (the real one is tested with real lefthook in realtools_test.go).
+func lefthookScript(hook string) string {
+	return "#!/bin/sh\ncall_lefthook()\n{\n  lefthook \"$@\"\n}\ncall_lefthook run \"" + hook + "\" \"$@\"\n"
+}
+
 func TestInstallWithLefthook(t *testing.T) {
 	root := newRepo(t)
 	write(t, filepath.Join(root, "lefthook.yml"), userLefthook, 0o644)
+	for _, h := range []string{"pre-commit", "commit-msg"} {
+		write(t, filepath.Join(root, ".git/hooks", h), lefthookScript(h), 0o755)
+	}
 	installTwiceThenUninstall(t, root, testOptions(root), func() {
 		data := []byte(read(t, filepath.Join(root, "lefthook.yml")))
 		var doc map[string]struct {
@@ -204,37 +231,25 @@ func TestInstallWithLefthook(t *testing.T) {
 			!strings.Contains(doc["commit-msg"].Commands["gitwarrant-trailer"].Run, "gitwarrant hook commit-msg {1}") {
 			t.Fatalf("gitwarrant commands missing:\n%s", data)
 		}
-		if _, err := os.Stat(filepath.Join(root, ".git/hooks/pre-commit")); err == nil {
-			t.Fatal(".git/hooks written although lefthook owns them")
+		for _, h := range []string{"pre-commit", "commit-msg"} {
+			if read(t, filepath.Join(root, ".git/hooks", h)) != lefthookScript(h) {
+				t.Fatalf(".git/hooks/%s written although lefthook owns it", h)
+			}
 		}
 	})
 }
 
-func TestLefthookJobsListGetsASnippet(t *testing.T) {
+func TestLefthookFlowStyleIsAManualStep(t *testing.T) {
 	root := newRepo(t)
-	src := "pre-commit:\n  jobs:\n    - run: npm test\ncommit-msg:\n  jobs:\n    - run: commitlint\n"
+	src := "pre-commit: {jobs: [{run: npm test}]}\n"
 	write(t, filepath.Join(root, "lefthook.yml"), src, 0o644)
+	write(t, filepath.Join(root, ".git/hooks/pre-commit"), "#!/bin/sh\ncall_lefthook run \"pre-commit\" \"$@\" # lefthook\n", 0o755)
 	p := doInstall(t, testOptions(root))
-	if read(t, filepath.Join(root, "lefthook.yml")) != src {
-		t.Fatal("lefthook.yml edited although its shape is not one install edits")
+	if got := read(t, filepath.Join(root, "lefthook.yml")); !strings.HasPrefix(got, src) {
+		t.Fatalf("the flow-style pre-commit entry was edited:\n%s", got)
 	}
-	if len(p.Snippets) != 2 || !strings.Contains(p.Snippets[0], "gitwarrant hook pre-commit") {
-		t.Fatalf("want two snippets, got %q", p.Snippets)
-	}
-}
-
-func TestPreCommitFrameworkGetsASnippet(t *testing.T) {
-	root := newRepo(t)
-	write(t, filepath.Join(root, ".pre-commit-config.yaml"), "repos: []\n", 0o644)
-	write(t, filepath.Join(root, ".git/hooks/pre-commit"), "#!/bin/sh\n# pre-commit framework\n", 0o755)
-	o := testOptions(root)
-	before := read(t, filepath.Join(root, ".git/hooks/pre-commit"))
-	p := doInstall(t, o)
-	if read(t, filepath.Join(root, ".git/hooks/pre-commit")) != before {
-		t.Fatal("the pre-commit framework's hook was touched")
-	}
-	if len(p.Snippets) != 1 || !strings.Contains(p.Snippets[0], "id: gitwarrant-record") || !strings.Contains(p.Snippets[0], "rev: v0.1.0") {
-		t.Fatalf("snippet: %q", p.Snippets)
+	if len(p.Manual) != 1 || p.Manual[0].Hook != "pre-commit" || !strings.Contains(p.Manual[0].Lines, "gitwarrant hook pre-commit") {
+		t.Fatalf("want one manual step for pre-commit, got %+v", p.Manual)
 	}
 }
 
@@ -274,14 +289,14 @@ func TestSymlinkedHookIsChainedAndRestored(t *testing.T) {
 	})
 }
 
-// The repository's .pre-commit-hooks.yaml must offer the ids the printed
-// snippet names, running the commands the shims run.
-func TestPreCommitManifestMatchesSnippet(t *testing.T) {
+// The repository's .pre-commit-hooks.yaml offers the ids and runs the
+// commands of the local repo install adds to .pre-commit-config.yaml.
+func TestPreCommitManifestMatchesTheLocalRepo(t *testing.T) {
 	data, err := os.ReadFile("../../.pre-commit-hooks.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var hooks []struct {
+	type hookDef struct {
 		ID            string   `yaml:"id"`
 		Entry         string   `yaml:"entry"`
 		Language      string   `yaml:"language"`
@@ -289,22 +304,123 @@ func TestPreCommitManifestMatchesSnippet(t *testing.T) {
 		PassFilenames bool     `yaml:"pass_filenames"`
 		AlwaysRun     bool     `yaml:"always_run"`
 	}
-	if err := yaml.Unmarshal(data, &hooks); err != nil {
+	var manifest []hookDef
+	if err := yaml.Unmarshal(data, &manifest); err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]bool{}
-	for _, h := range hooks {
+	var local []struct {
+		Repo  string    `yaml:"repo"`
+		Hooks []hookDef `yaml:"hooks"`
+	}
+	if err := yaml.Unmarshal([]byte(preCommitBlock("pre-commit")), &local); err != nil || len(local) != 1 || local[0].Repo != "local" {
+		t.Fatalf("local repo block: %v %+v", err, local)
+	}
+	if len(manifest) != 2 || len(local[0].Hooks) != 2 {
+		t.Fatalf("want 2 hooks in each, got %d and %d", len(manifest), len(local[0].Hooks))
+	}
+	for i, h := range manifest {
+		l := local[0].Hooks[i]
 		stage := h.Stages[0]
-		if len(h.Stages) != 1 || preCommitIDs[stage] != h.ID || h.Entry != "gitwarrant hook "+stage ||
+		if len(h.Stages) != 1 || PreCommitIDs[stage] != h.ID || h.Entry != "gitwarrant hook "+stage ||
 			h.Language != "golang" || !h.AlwaysRun || h.PassFilenames != (stage == "commit-msg") {
-			t.Errorf("manifest hook %+v does not match the snippet and shims", h)
+			t.Errorf("manifest hook %+v does not match the shims", h)
 		}
-		got[h.ID] = true
-		if !strings.Contains(preCommitSnippet("1.0.0"), "id: "+h.ID) {
-			t.Errorf("snippet lacks %s", h.ID)
+		if l.ID != h.ID || l.Entry != h.Entry || l.Language != "system" || l.AlwaysRun != h.AlwaysRun ||
+			l.PassFilenames != h.PassFilenames || len(l.Stages) != 1 || l.Stages[0] != stage {
+			t.Errorf("local hook %+v does not match manifest hook %+v", l, h)
 		}
 	}
-	if len(got) != 2 {
-		t.Fatalf("want 2 hooks, got %v", got)
+}
+
+// --loop/--strict change an entry only when given: install's own entry is
+// replaced (keeping its created= marker, so uninstall still removes it and
+// the file), a hand-written one gets only its command rewritten.
+func TestExplicitPinChangesTheEntry(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, ".claude/settings.json")
+	o := Options{Root: root, Hook: NewHookCommands("", false)}
+	doInstall(t, o)
+	o.Hook = NewHookCommands("release", true)
+	doInstall(t, o)
+	s := read(t, path)
+	if !strings.Contains(s, "--loop release --strict") || !strings.Contains(s, `"onFailure": "block"`) || strings.Count(s, "# gitwarrant:install") != 2 {
+		t.Fatalf("install's entry not re-pinned in place:\n%s", s)
+	}
+	o.Hook = NewHookCommands("", false)
+	if p := doInstall(t, o); len(p.Changes) != 0 {
+		t.Fatalf("install without flags changed the pinned entry: %+v", p.Changes)
+	}
+	p, err := PlanUninstall(UninstallOptions{Root: root, KeepMCP: true, KeepGitHooks: true})
+	if err != nil || p.Apply() != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Fatalf("the settings file install created was left:\n%s", read(t, path))
+	}
+
+	hand := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "gitwarrant hook claude", "timeout": 5}]}]}}`
+	write(t, path, hand, 0o644)
+	o.Hook = NewHookCommands("release", false)
+	doInstall(t, o)
+	s = read(t, path)
+	if !strings.Contains(s, `"matcher": "Bash", "hooks": [{"type": "command", "command": "command -v gitwarrant`) || !strings.Contains(s, `--loop release || {`) || !strings.Contains(s, `"timeout": 5}`) {
+		t.Fatalf("the hand-written entry did not keep its shape with the new command:\n%s", s)
+	}
+}
+
+// Entries older versions wrote carry no marker; uninstall still finds them
+// by their exact shape.
+func TestUninstallRemovesEntriesOlderVersionsWrote(t *testing.T) {
+	root := t.TempDir()
+	legacy := "{\n  \"permissions\": {},\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": " + yamlQuote(NewHookCommands("", false).Pre) + ",\n            \"timeout\": 30\n          }\n        ]\n      }\n    ]\n  }\n}\n"
+	write(t, filepath.Join(root, ".claude/settings.json"), legacy, 0o644)
+	p, err := PlanUninstall(UninstallOptions{Root: root, KeepMCP: true, KeepGitHooks: true})
+	if err != nil || p.Apply() != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, filepath.Join(root, ".claude/settings.json")); got != "{\n  \"permissions\": {}\n}\n" {
+		t.Fatalf("legacy entry not removed:\n%s", got)
+	}
+}
+
+// A husky line an older version appended at the end moves first.
+func TestHuskyLineAppendedByAnOlderVersionMovesFirst(t *testing.T) {
+	root := newRepo(t)
+	write(t, filepath.Join(root, ".husky/_/h"), huskyH, 0o644)
+	git(t, root, "config", "core.hooksPath", ".husky/_")
+	old := "#!/bin/sh\nnpm test\n" + guarded("pre-commit") + " # " + shimMarker + "\n"
+	write(t, filepath.Join(root, ".husky/pre-commit"), old, 0o755)
+	o := testOptions(root)
+	o.Targets, o.Hook = nil, nil
+	doInstall(t, o)
+	if got := read(t, filepath.Join(root, ".husky/pre-commit")); got != "#!/bin/sh\n"+huskyLine("pre-commit", false)+"\nnpm test\n" {
+		t.Fatalf("got %q", got)
+	}
+	doUninstall(t, root)
+	if got := read(t, filepath.Join(root, ".husky/pre-commit")); got != "#!/bin/sh\nnpm test\n" {
+		t.Fatalf("after uninstall: %q", got)
+	}
+}
+
+// The "run lefthook install" note prints only when install changed
+// lefthook's config, not on every run.
+func TestLefthookNoteOnlyWhenChanged(t *testing.T) {
+	root := newRepo(t)
+	write(t, filepath.Join(root, "lefthook.yml"), userLefthook, 0o644)
+	o := testOptions(root)
+	o.Targets, o.Hook = nil, nil
+	note := func(p *Plan) bool {
+		for _, n := range p.Notices {
+			if strings.Contains(n, "lefthook install") {
+				return true
+			}
+		}
+		return false
+	}
+	if p := doInstall(t, o); !note(p) {
+		t.Fatalf("first install: no lefthook note in %q", p.Notices)
+	}
+	if p := doInstall(t, o); note(p) || len(p.Changes) != 0 {
+		t.Fatalf("second install: note %q, changes %d", p.Notices, len(p.Changes))
 	}
 }

@@ -41,6 +41,9 @@ type jsonDoc struct {
 // parseJSONDoc validates data with encoding/json (for its exact error
 // offsets) and then builds the span tree. The error names path:line:col.
 func parseJSONDoc(path string, data []byte) (*jsonDoc, error) {
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return nil, fmt.Errorf("%s:1:1: the file starts with a byte order mark (BOM), which JSON does not allow; save it as UTF-8 without a BOM, then run install again — nothing was written", path)
+	}
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
 		var se *json.SyntaxError
@@ -53,6 +56,10 @@ func parseJSONDoc(path string, data []byte) (*jsonDoc, error) {
 	}
 	p := &spanParser{data: data}
 	root := p.value()
+	if dup := firstDuplicate(root); dup != nil {
+		line, col := lineCol(data, dup.start+1)
+		return nil, fmt.Errorf("%s:%d:%d: %q appears twice in the same object, and readers disagree on which one counts (Claude Code takes the last); merge them by hand, then run install again — nothing was written", path, line, col, dup.key)
+	}
 	if root.kind != '{' {
 		line, col := lineCol(data, root.start+1)
 		return nil, fmt.Errorf("%s:%d:%d: the top level is not a JSON object; make it an object ({ … }), then run install again — nothing was written", path, line, col)
@@ -300,4 +307,23 @@ func sameJSON(raw []byte, v any) bool {
 		return false
 	}
 	return reflect.DeepEqual(a, b)
+}
+
+// firstDuplicate returns the first object member whose key an earlier
+// member of the same object already has, or nil.
+func firstDuplicate(n *jnode) *jitem {
+	seen := map[string]bool{}
+	for i := range n.items {
+		it := &n.items[i]
+		if n.kind == '{' {
+			if seen[it.key] {
+				return it
+			}
+			seen[it.key] = true
+		}
+		if d := firstDuplicate(it.val); d != nil {
+			return d
+		}
+	}
+	return nil
 }

@@ -1,61 +1,48 @@
 package install
 
 import (
-	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// roundTrip adds the gitwarrant hooks and server to src, checks that a
-// second add changes nothing, then removes them and expects src back.
+// roundTrip installs the gitwarrant hooks into a settings file holding
+// src, checks that a second install changes nothing, then uninstalls and
+// expects src back byte for byte. It returns the installed text.
 func roundTrip(t *testing.T, src string) string {
 	t.Helper()
-	h := NewHookCommands("", false)
-	d, err := parseJSONDoc("s.json", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, eg := range h.groups() {
-		out, err := addHookGroup(d, eg.event, eg.group)
+	root := t.TempDir()
+	path := filepath.Join(root, ".claude", "settings.json")
+	write(t, path, src, 0o644)
+	o := Options{Root: root, Hook: NewHookCommands("", false)}
+	for i := 0; i < 2; i++ {
+		p, err := PlanInstall(o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d, err = parseJSONDoc("s.json", out); err != nil {
-			t.Fatalf("edit produced invalid JSON: %v\n%s", err, out)
+		if i == 1 && len(p.Changes) != 0 {
+			t.Fatalf("second install changed %s", p.Changes[0].Rel)
 		}
-	}
-	out, err := addMCPServer(d, MCPServer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	installed := out
-	if d, err = parseJSONDoc("s.json", out); err != nil {
-		t.Fatalf("invalid JSON: %v\n%s", err, out)
-	}
-	// Second pass: byte-identical.
-	for _, eg := range h.groups() {
-		again, err := addHookGroup(d, eg.event, eg.group)
-		if err != nil || !bytes.Equal(again, installed) {
-			t.Fatalf("second add changed bytes (err %v):\n%s\n---\n%s", err, installed, again)
-		}
-	}
-	if again, _ := addMCPServer(d, MCPServer); !bytes.Equal(again, installed) {
-		t.Fatalf("second MCP add changed bytes:\n%s", again)
-	}
-	for _, ev := range []string{"PostToolUse", "PreToolUse"} {
-		if d, _, err = removeHookGroups(d, ev); err != nil {
+		if err := p.Apply(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	back, _, err := removeMCPServer(d)
+	installed := read(t, path)
+	if _, err := parseJSONDoc("s.json", []byte(installed)); err != nil {
+		t.Fatalf("install wrote invalid JSON: %v\n%s", err, installed)
+	}
+	p, err := PlanUninstall(UninstallOptions{Root: root, KeepMCP: true, KeepGitHooks: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(back) != src {
-		t.Fatalf("remove did not restore the original:\nwant %q\ngot  %q", src, back)
+	if err := p.Apply(); err != nil {
+		t.Fatal(err)
 	}
-	return string(installed)
+	if back := read(t, path); back != src {
+		t.Fatalf("uninstall did not restore the original:\nwant %q\ngot  %q", src, back)
+	}
+	return installed
 }
 
 func TestJSONEditRoundTripKeepsFormatting(t *testing.T) {
@@ -99,29 +86,10 @@ func TestJSONEditCopiesSiblingIndentation(t *testing.T) {
 	}
 }
 
-func TestJSONEditUpdatesOurGroupInPlace(t *testing.T) {
-	d, _ := parseJSONDoc("s.json", []byte("{}"))
-	for _, h := range []*HookCommands{NewHookCommands("", false), NewHookCommands("release", true)} {
-		out, err := addHookGroup(d, "PreToolUse", h.groups()[0].group)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, _ = parseJSONDoc("s.json", out)
-	}
-	hooks, _ := d.root.member("hooks")
-	arr, _ := hooks.member("PreToolUse")
-	if len(arr.items) != 1 {
-		t.Fatalf("want 1 group after re-install with other flags, got %d:\n%s", len(arr.items), d.data)
-	}
-	if !bytes.Contains(d.data, []byte("--loop release --strict")) || !bytes.Contains(d.data, []byte(`"onFailure": "block"`)) {
-		t.Fatalf("group not updated to the pinned command:\n%s", d.data)
-	}
-}
-
 func TestJSONEditLeavesMixedGroupsAlone(t *testing.T) {
 	src := `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"gitwarrant hook claude"},{"type":"command","command":"./mine.sh"}]}]}}`
 	d, _ := parseJSONDoc("s.json", []byte(src))
-	d2, removed, err := removeHookGroups(d, "PreToolUse")
+	d2, removed, _, err := removeHookGroups(d, "PreToolUse")
 	if err != nil || removed || string(d2.data) != src {
 		t.Fatalf("a hand-written mixed group was touched: removed=%v err=%v\n%s", removed, err, d2.data)
 	}
@@ -139,7 +107,7 @@ func TestWrongShapeIsAnError(t *testing.T) {
 	for _, src := range []string{`[]`, `{"hooks": []}`, `{"hooks": {"PreToolUse": {}}}`} {
 		d, err := parseJSONDoc("s.json", []byte(src))
 		if err == nil {
-			_, err = addHookGroup(d, "PreToolUse", hookGroup{})
+			_, err = addHookGroup(d, "PreToolUse", hookGroup{Hooks: []hookCmd{{}}}, created{})
 		}
 		if err == nil || !strings.Contains(err.Error(), "s.json:1:") {
 			t.Errorf("%s: want a positioned error, got %v", src, err)
@@ -147,16 +115,37 @@ func TestWrongShapeIsAnError(t *testing.T) {
 	}
 }
 
-// An empty container that gitwarrant's entry was the only item of is pruned
-// on uninstall, whoever created it: JSON has no comments to tell. This is the
-// one case where uninstall does not give back the bytes, and only for a
-// container that held nothing.
-func TestUninstallPrunesEmptiedContainers(t *testing.T) {
-	d, _ := parseJSONDoc("s.json", []byte(`{"hooks": {"PreToolUse": [ ]}, "x": 1}`))
-	out, _ := addHookGroup(d, "PreToolUse", NewHookCommands("", false).groups()[0].group)
-	d, _ = parseJSONDoc("s.json", out)
-	d, _, _ = removeHookGroups(d, "PreToolUse")
-	if string(d.data) != `{"x": 1}` {
-		t.Fatalf("got %s", d.data)
+// Containers that were there before install, even empty ones, come back
+// byte for byte; the ones install created go (the marker says which).
+func TestUninstallKeepsEmptyContainersTheUserHad(t *testing.T) {
+	for _, src := range []string{
+		`{"hooks": {"PreToolUse": []}, "x": 1}`,
+		"{\n  \"permissions\": {\"allow\": []},\n  \"hooks\": {}\n}",
+		"{\n  \"hooks\": {\n    \"PostToolUse\": []\n  }\n}\n",
+		`{"x": 1}`,
+		"",
+		"\n",
+		" \n\n",
+	} {
+		roundTrip(t, src)
+	}
+}
+
+// A settings file that starts with a byte order mark is refused, saying so.
+func TestSettingsWithABOMSaysBOM(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, ".claude/settings.json"), "\ufeff{}\n", 0o644)
+	_, err := PlanInstall(Options{Root: root, Hook: NewHookCommands("", false)})
+	if err == nil || !strings.Contains(err.Error(), "byte order mark (BOM)") || !strings.Contains(err.Error(), ".claude/settings.json:1:1") {
+		t.Fatalf("want an error naming the BOM, got %v", err)
+	}
+}
+
+// A key twice in one object is refused: install would edit the first,
+// Claude Code reads the last.
+func TestDuplicateKeysAreRefused(t *testing.T) {
+	src := "{\n  \"hooks\": {},\n  \"hooks\": {\"PreToolUse\": []}\n}\n"
+	if _, err := parseJSONDoc(".claude/settings.json", []byte(src)); err == nil || !strings.Contains(err.Error(), ".claude/settings.json:3:3") || !strings.Contains(err.Error(), "twice") {
+		t.Fatalf("want an error at .claude/settings.json:3:3 about the duplicate, got %v", err)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
 )
 
 // Change is one planned file edit. install and uninstall first plan every
@@ -46,9 +48,25 @@ type Plan struct {
 	Changes []Change
 	// Notices are printed to stderr: things install did not do and why.
 	Notices []string
-	// Snippets are printed to stdout: exact text the user must add by hand
-	// to a file a hook manager owns.
-	Snippets []string
+	// Manual are the gates install could not wire by itself, each with the
+	// exact lines to add; install exits 1 when there are any, unless the
+	// user passed --allow-manual.
+	Manual []ManualStep
+
+	bin             string // the gitwarrant binary the per-clone shims call
+	lefthookChanged bool
+}
+
+// ManualStep is one gate install left to the user.
+type ManualStep struct {
+	Hook  string // the git hook: pre-commit, commit-msg
+	File  string // the file to edit, relative to the root
+	Why   string // why install did not do it
+	Lines string // exactly what to add
+}
+
+func (p *Plan) manual(hook, file, why, lines string) {
+	p.Manual = append(p.Manual, ManualStep{Hook: hook, File: file, Why: why, Lines: lines})
 }
 
 // fileState reads path, reporting absence as (nil, false, 0).
@@ -121,52 +139,22 @@ func applyOne(c Change) error {
 		pruneEmptyDirs(filepath.Dir(c.Path))
 		return nil
 	}
-	return writeAtomic(c.Path, c.New, c.Mode)
+	return fsx.WriteAtomic(c.Path, c.New, c.Mode)
 }
 
 func undo(c Change) {
 	if c.RenameFrom != "" {
 		_ = os.Rename(c.Path, c.RenameFrom)
 		if c.Existed {
-			_ = writeAtomic(c.Path, c.Old, c.Mode)
+			_ = fsx.WriteAtomic(c.Path, c.Old, c.Mode)
 		}
 		return
 	}
 	if c.Existed {
-		_ = writeAtomic(c.Path, c.Old, c.Mode)
+		_ = fsx.WriteAtomic(c.Path, c.Old, c.Mode)
 		return
 	}
 	_ = os.Remove(c.Path)
-}
-
-// writeAtomic writes data to a temporary file beside path and renames it
-// into place, so a reader never sees a half-written settings file.
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	if mode == 0 {
-		mode = 0o644
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".gitwarrant-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, mode)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		_ = os.Remove(tmp)
-	}
-	return werr
 }
 
 // pruneEmptyDirs removes dir and its parents while they are empty and are

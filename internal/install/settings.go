@@ -1,17 +1,21 @@
 package install
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/hook"
+	"github.com/gitwarrant/gitwarrant/internal/protect"
 )
 
-// Paths of the JSON files install edits, relative to the root.
-const (
-	SettingsPath = ".claude/settings.json"
-	MCPPath      = ".mcp.json"
+// Paths of the JSON files install edits, relative to the root — the ones
+// self-protection guards (internal/protect).
+var (
+	SettingsPath = protect.ClaudeSettingsFiles[0]
+	MCPPath      = protect.MCPConfigFile
 )
 
 // The matcher, timeout and command lines come from the hook package, which
@@ -51,32 +55,110 @@ type HookCommands struct {
 	Pre    string // PreToolUse
 	Post   string // PostToolUse
 	Pinned bool   // --loop or --strict: a failed hook must block
+	// Explicit is set when --loop or --strict was given: only then does
+	// install change a gitwarrant entry that is already there.
+	Explicit bool
+}
+
+// NewHookCommands returns the hook command lines for a gate pinned to loop
+// and/or strict, or unpinned when both are zero.
+func NewHookCommands(loop string, strict bool) *HookCommands {
+	return &HookCommands{
+		Pre:      hook.SettingsCommand(loop, strict),
+		Post:     hook.PostSettingsCommand(),
+		Pinned:   loop != "" || strict,
+		Explicit: loop != "" || strict,
+	}
+}
+
+// installMarker ends every command install writes into a settings file (a
+// shell comment, so it changes nothing when the hook runs). It makes the
+// entry self-describing: uninstall removes an entry only when it carries
+// the marker and still has exactly the shape install writes, and the
+// marker names the containers install created for it — the file, the
+// "hooks" object, the event's array — so uninstall prunes those and only
+// those, on any clone, with no install state (docs/install.md#settings).
+const installMarker = "# gitwarrant:install"
+
+// created lists what an insertion created, in the marker's words. empty
+// says the file held only whitespace, which install read as {}: uninstall
+// gives the whitespace back.
+type created struct{ file, empty, hooks, event bool }
+
+func (c created) marker() string {
+	var parts []string
+	if c.file {
+		parts = append(parts, "file")
+	}
+	if c.empty {
+		parts = append(parts, "empty")
+	}
+	if c.hooks {
+		parts = append(parts, "hooks")
+	}
+	if c.event {
+		parts = append(parts, "event")
+	}
+	if len(parts) == 0 {
+		return " " + installMarker
+	}
+	return " " + installMarker + " created=" + strings.Join(parts, ",")
+}
+
+// parseMarker splits a command into the command install wrote and what its
+// marker says was created; ok is false when there is no marker.
+func parseMarker(cmd string) (base string, c created, ok bool) {
+	i := strings.LastIndex(cmd, " "+installMarker)
+	if i < 0 {
+		return cmd, c, false
+	}
+	rest := cmd[i+len(" "+installMarker):]
+	if rest != "" {
+		list, found := strings.CutPrefix(rest, " created=")
+		if !found {
+			return cmd, c, false
+		}
+		for _, p := range strings.Split(list, ",") {
+			switch p {
+			case "file":
+				c.file = true
+			case "empty":
+				c.empty = true
+			case "hooks":
+				c.hooks = true
+			case "event":
+				c.event = true
+			default:
+				return cmd, c, false
+			}
+		}
+	}
+	return cmd[:i], c, true
 }
 
 // groups returns the settings entries for each event. A pinned gate gets
 // onFailure "block" (Claude Code ≥ 2.1.295), so a hook that cannot start,
 // times out or crashes blocks the call instead of letting it through; older
 // versions ignore the key.
-func (h HookCommands) groups() []struct {
-	event string
-	group hookGroup
-} {
+func (h HookCommands) groups() []eventGroup {
 	pre := hookCmd{Type: "command", Command: h.Pre, Timeout: hook.SettingsTimeout}
 	if h.Pinned {
 		pre.OnFailure = "block"
 	}
 	post := hookCmd{Type: "command", Command: h.Post, Timeout: hook.SettingsTimeout}
-	return []struct {
-		event string
-		group hookGroup
-	}{
+	return []eventGroup{
 		{"PreToolUse", hookGroup{Matcher: hook.Matcher, Hooks: []hookCmd{pre}}},
 		{"PostToolUse", hookGroup{Matcher: hook.Matcher, Hooks: []hookCmd{post}}},
 	}
 }
 
+type eventGroup struct {
+	event string
+	group hookGroup
+}
+
 // loadJSON reads a JSON settings file, returning a document for "{}" when
-// it does not exist yet.
+// it does not exist yet. A file holding only whitespace counts as "{}".
 func loadJSON(root, rel string) (*jsonDoc, bool, error) {
 	path := filepath.Join(root, filepath.FromSlash(rel))
 	data, existed, _, err := fileState(path)
@@ -85,6 +167,9 @@ func loadJSON(root, rel string) (*jsonDoc, bool, error) {
 	}
 	if !existed {
 		data = []byte("{}\n")
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		data = append([]byte("{}"), data...)
 	}
 	d, err := parseJSONDoc(rel, data)
 	return d, existed, err
@@ -101,90 +186,203 @@ func (d *jsonDoc) objectAt(n *jnode, key string, want byte) (*jnode, int, error)
 	return v, i, nil
 }
 
-// isOurGroup reports whether raw is a hook group every command of which is
-// gitwarrant's. Mixed hand-written groups are the user's and stay untouched.
-func isOurGroup(raw []byte) bool {
-	var g struct {
-		Hooks []struct {
-			Command string `json:"command"`
-		} `json:"hooks"`
-	}
-	if json.Unmarshal(raw, &g) != nil || len(g.Hooks) == 0 {
-		return false
-	}
-	for _, h := range g.Hooks {
-		if !hook.IsGitwarrantCommand(h.Command) {
-			return false
-		}
-	}
-	return true
+// settingsHook is one hook command in a settings file, as read back.
+type settingsHook struct {
+	Type      string          `json:"type"`
+	Command   string          `json:"command"`
+	Timeout   json.RawMessage `json:"timeout"`
+	OnFailure string          `json:"onFailure"`
 }
 
-// addHookGroup puts group under hooks.<event>: updated in place when a
-// gitwarrant group is there, appended otherwise; missing containers are
-// created in one insertion so uninstall can remove them in one deletion.
-func addHookGroup(d *jsonDoc, event string, g hookGroup) ([]byte, error) {
+// ourGroup reports whether raw is exactly a group install writes — matcher
+// "*", one command hook with install's timeout and (when pinned)
+// onFailure, and a command install would write for some loop and mode,
+// followed by install's marker — and returns what the marker says install
+// created. A group a user wrote or changed (another timeout, a second hook,
+// an edited command) is theirs.
+func ourGroup(raw []byte) (created, bool) {
+	var g map[string]json.RawMessage
+	if json.Unmarshal(raw, &g) != nil || len(g) != 2 || string(g["matcher"]) != `"`+hook.Matcher+`"` {
+		return created{}, false
+	}
+	var hs []map[string]json.RawMessage
+	if json.Unmarshal(g["hooks"], &hs) != nil || len(hs) != 1 {
+		return created{}, false
+	}
+	var h settingsHook
+	b, _ := json.Marshal(hs[0])
+	if json.Unmarshal(b, &h) != nil || h.Type != "command" || string(h.Timeout) != fmt.Sprint(hook.SettingsTimeout) {
+		return created{}, false
+	}
+	base, c, ok := parseMarker(h.Command)
+	if !ok {
+		// An entry from a version that wrote no marker: removed when its
+		// shape is exact, and the containers it sits in pruned when left
+		// empty, as those versions did (they created them when missing).
+		c = created{hooks: true, event: true}
+	}
+	want := 3
+	switch pinned, known := installedCommand(base); {
+	case !known:
+		return created{}, false
+	case pinned:
+		want = 4
+		if h.OnFailure != "block" {
+			return created{}, false
+		}
+	}
+	if len(hs[0]) != want {
+		return created{}, false
+	}
+	return c, true
+}
+
+// installedCommand reports whether cmd is a command install writes (for
+// some loop and mode), and whether that command is pinned.
+func installedCommand(cmd string) (pinned, known bool) {
+	if cmd == hook.PostSettingsCommand() || cmd == hook.SettingsCommand("", false) {
+		return false, true
+	}
+	_, args, found := strings.Cut(cmd, "; gitwarrant hook claude")
+	if !found {
+		return false, false
+	}
+	args, _, _ = strings.Cut(args, " || {")
+	fields := strings.Fields(args)
+	loop, strict := "", false
+	for i := 0; i < len(fields); i++ {
+		switch {
+		case fields[i] == "--strict":
+			strict = true
+		case fields[i] == "--loop" && i+1 < len(fields):
+			loop = strings.Trim(fields[i+1], "'")
+			i++
+		}
+	}
+	if loop == "" && !strict {
+		return false, false
+	}
+	return true, hook.SettingsCommand(loop, strict) == cmd
+}
+
+// existingEntry finds a gitwarrant hook command under hooks.<event> — any
+// group, any shape, hand-written or not: install keeps it rather than add a
+// second one. post selects `hook claude --post` entries.
+func existingEntry(d *jsonDoc, event string, post bool) (group, cmd *jnode, text string) {
+	hooks, _ := d.root.member("hooks")
+	if hooks == nil || hooks.kind != '{' {
+		return nil, nil, ""
+	}
+	arr, _ := hooks.member(event)
+	if arr == nil || arr.kind != '[' {
+		return nil, nil, ""
+	}
+	for _, it := range arr.items {
+		if it.val.kind != '{' {
+			continue
+		}
+		hs, _ := it.val.member("hooks")
+		if hs == nil || hs.kind != '[' {
+			continue
+		}
+		for _, h := range hs.items {
+			if h.val.kind != '{' {
+				continue
+			}
+			c, _ := h.val.member("command")
+			if c == nil || c.kind != '"' {
+				continue
+			}
+			var s string
+			_ = json.Unmarshal(d.data[c.start:c.end], &s)
+			if hook.IsGitwarrantCommand(s) && strings.Contains(s, "--post") == post {
+				return it.val, c, s
+			}
+		}
+	}
+	return nil, nil, ""
+}
+
+// addHookGroup puts group under hooks.<event>, creating missing containers
+// in one insertion. The command carries install's marker, naming what the
+// insertion created; file says how the file itself came to be (created,
+// or whitespace read as {}).
+func addHookGroup(d *jsonDoc, event string, g hookGroup, file created) ([]byte, error) {
+	c := created{file: file.file, empty: file.empty}
 	hooks, _, err := d.objectAt(d.root, "hooks", '{')
 	if err != nil {
 		return nil, err
 	}
-	if hooks == nil {
-		return d.insertItem(d.root, "hooks", map[string]any{event: []any{g}}), nil
-	}
-	arr, _, err := d.objectAt(hooks, event, '[')
-	if err != nil {
-		return nil, err
-	}
-	if arr == nil {
-		return d.insertItem(hooks, event, []any{g}), nil
-	}
-	for _, it := range arr.items {
-		if isOurGroup(d.data[it.val.start:it.val.end]) {
-			out, _ := d.replaceValue(it.val, g)
-			return out, nil
+	var arr *jnode
+	if hooks != nil {
+		if arr, _, err = d.objectAt(hooks, event, '['); err != nil {
+			return nil, err
 		}
+	}
+	c.hooks = hooks == nil
+	c.event = arr == nil
+	g.Hooks[0].Command += c.marker()
+	switch {
+	case hooks == nil:
+		return d.insertItem(d.root, "hooks", map[string]any{event: []any{g}}), nil
+	case arr == nil:
+		return d.insertItem(hooks, event, []any{g}), nil
 	}
 	return d.insertItem(arr, "", g), nil
 }
 
-// removeHookGroups deletes every gitwarrant group under hooks.<event>, then
-// prunes containers left empty. It returns the new bytes and whether it
-// removed anything.
-func removeHookGroups(d *jsonDoc, event string) (*jsonDoc, bool, error) {
-	removed := false
+// removeHookGroups deletes every group install wrote under hooks.<event>
+// (ourGroup), then prunes exactly the containers its marker says install
+// created, when they are left empty. It returns the new document, whether
+// it removed anything, and what the markers said about the file itself.
+func removeHookGroups(d *jsonDoc, event string) (*jsonDoc, bool, created, error) {
+	removed, fileCreated := false, created{}
 	for {
 		hooks, hi, err := d.objectAt(d.root, "hooks", '{')
 		if err != nil || hooks == nil {
-			return d, removed, err
+			return d, removed, fileCreated, err
 		}
 		arr, ai, err := d.objectAt(hooks, event, '[')
 		if err != nil || arr == nil {
-			return d, removed, err
+			return d, removed, fileCreated, err
 		}
-		idx := -1
+		idx, c := -1, created{}
 		for i, it := range arr.items {
-			if isOurGroup(d.data[it.val.start:it.val.end]) {
-				idx = i
+			if cc, ok := ourGroup(d.data[it.val.start:it.val.end]); ok {
+				idx, c = i, cc
 			}
 		}
 		if idx < 0 {
-			return d, removed, nil
+			return d, removed, fileCreated, nil
 		}
 		removed = true
+		fileCreated.file = fileCreated.file || c.file
+		fileCreated.empty = fileCreated.empty || c.empty
 		var out []byte
 		switch {
-		case len(arr.items) > 1:
+		case len(arr.items) > 1 || !c.event:
 			out = d.removeItem(arr, idx)
-		case len(hooks.items) > 1:
+		case len(hooks.items) > 1 || !c.hooks:
 			out = d.removeItem(hooks, ai)
 		default:
 			out = d.removeItem(d.root, hi)
 		}
 		if d, err = parseJSONDoc(d.path, out); err != nil {
-			return nil, removed, err
+			return nil, removed, fileCreated, err
 		}
 	}
 }
+
+// replaceCommand puts cmd in place of the command string node n.
+func (d *jsonDoc) replaceCommand(n *jnode, cmd string) []byte {
+	q, _ := json.Marshal(cmd)
+	return splice(d.data, n.start, n.end, q)
+}
+
+// MCPServer is the .mcp.json entry install writes once the server exists
+// (features.MCP). Bare "gitwarrant" works for anyone who clones the
+// repository with gitwarrant on PATH.
+var MCPServer = mcpServer{Command: "gitwarrant", Args: []string{"mcp"}}
 
 // addMCPServer puts gitwarrant's server into mcpServers, updating an
 // existing "gitwarrant" entry in place.
@@ -203,29 +401,20 @@ func addMCPServer(d *jsonDoc, srv mcpServer) ([]byte, error) {
 	return d.insertItem(servers, mcpServerName, srv), nil
 }
 
-// removeMCPServer deletes the "gitwarrant" server and prunes an emptied
-// mcpServers object.
+// removeMCPServer deletes the "gitwarrant" server when it has exactly the
+// shape install wrote (a server the user configured by hand is theirs),
+// and prunes an emptied mcpServers object.
 func removeMCPServer(d *jsonDoc) ([]byte, bool, error) {
 	servers, si, err := d.objectAt(d.root, "mcpServers", '{')
 	if err != nil || servers == nil {
 		return d.data, false, err
 	}
-	_, i := servers.member(mcpServerName)
-	if i < 0 {
+	cur, i := servers.member(mcpServerName)
+	if i < 0 || !sameJSON(d.data[cur.start:cur.end], MCPServer) {
 		return d.data, false, nil
 	}
 	if len(servers.items) > 1 {
 		return d.removeItem(servers, i), true, nil
 	}
 	return d.removeItem(d.root, si), true, nil
-}
-
-// NewHookCommands returns the hook command lines for a gate pinned to loop
-// and/or strict, or unpinned when both are zero.
-func NewHookCommands(loop string, strict bool) *HookCommands {
-	return &HookCommands{
-		Pre:    hook.SettingsCommand(loop, strict),
-		Post:   hook.PostSettingsCommand(),
-		Pinned: loop != "" || strict,
-	}
 }

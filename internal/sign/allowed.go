@@ -191,13 +191,19 @@ func parseKey(s string) (ssh.PublicKey, string, error) {
 func (s *Signer) parseOptions(opts string) error {
 	seen := map[string]bool{}
 	for opts != "" {
-		name, _, _ := strings.Cut(opts, "=")
-		if strings.EqualFold(strings.SplitN(opts, ",", 2)[0], "cert-authority") {
+		end := strings.IndexAny(opts, "=,")
+		if end < 0 {
+			end = len(opts)
+		}
+		name := strings.ToLower(opts[:end])
+		if name == "cert-authority" {
 			return fmt.Errorf("cert-authority is not supported: gitwarrant verifies each person's own key, not keys certified by a CA")
 		}
-		name = strings.ToLower(name)
 		if name != "namespaces" && name != "valid-after" && name != "valid-before" {
-			return fmt.Errorf("unsupported option %q", strings.SplitN(opts, ",", 2)[0])
+			return fmt.Errorf("unsupported option %q", opts[:end])
+		}
+		if end == len(opts) || opts[end] != '=' {
+			return fmt.Errorf("option %q needs a value: %s=\"…\"", opts[:end], name)
 		}
 		if seen[name] {
 			return fmt.Errorf("multiple %q clauses", name)

@@ -154,6 +154,9 @@ func TestParseAllowedSignersErrors(t *testing.T) {
 		{`a@x cert-authority,namespaces="gitwarrant" ` + key, "cert-authority is not supported"},
 		{`a@x no-touch-required ` + key, "unsupported option"},
 		{`a@x namespaces=gitwarrant ` + key, "double quotes"},
+		{`a@x namespaces ` + key, "needs a value"},
+		{`a@x valid-after,namespaces="x" ` + key, "needs a value"},
+		{`a@x namespaces="x",valid-after ` + key, "needs a value"},
 		{`a@x namespaces="gitwarrant ` + key, "closing quote"},
 		{`a@x valid-after="2026" ` + key, "invalid"},
 		{`a@x valid-after="20270101",valid-before="20260101" ` + key, "not after"},
@@ -243,4 +246,28 @@ func TestSecurityKeyNeedsUserPresence(t *testing.T) {
 			t.Errorf("flags 0x%02x: changed message: %v", c.flags, err)
 		}
 	}
+}
+
+// FuzzParseAllowedSigners: any file parses or is refused with a line
+// number; nothing panics.
+func FuzzParseAllowedSigners(f *testing.F) {
+	const key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHH0PqgvD1cE3lmDgFTv5Gv6GgB5nVAsE5zLoAo1dyEI"
+	for _, s := range []string{"a@x " + key, `"a b" namespaces="gitwarrant",valid-after="20260101Z" ` + key + " c",
+		"# c\n\n*,!x cert-authority " + key, `a namespaces="\"" ` + key, "a namespaces", `a valid-before="2026"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		as, err := ParseAllowedSigners("f", []byte(data))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f:") {
+				t.Fatalf("error without a line: %v", err)
+			}
+			return
+		}
+		for _, s := range as.Signers {
+			if s.Key == nil || s.Principals == "" {
+				t.Fatalf("line %d parsed without key or principal", s.Line)
+			}
+		}
+	})
 }

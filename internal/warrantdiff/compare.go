@@ -75,6 +75,10 @@ func Compare(base, head *Snapshot) []Change {
 	}
 	sort.Strings(sorted)
 	var out []Change
+	// Same blob, same parent: read unchanged files once, head first (in
+	// the work tree its bytes are in memory already).
+	maps.Copy(head.parents, base.parents)
+	base.parents = head.parents
 	if maps.Equal(base.blobs, head.blobs) {
 		return append(out, compareSigners(base.Signers, head.Signers)...)
 	}

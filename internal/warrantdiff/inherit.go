@@ -31,7 +31,8 @@ type rItem struct {
 
 // parentName returns the loop's parent, read from its bytes, or "".
 func (s *Snapshot) parentName(name string) string {
-	if p, ok := s.parents[name]; ok {
+	id := s.blobs[name]
+	if p, ok := s.parents[id]; ok {
 		return p
 	}
 	p := ""
@@ -40,7 +41,7 @@ func (s *Snapshot) parentName(name string) string {
 			p = string(m[1])
 		}
 	}
-	s.parents[name] = p
+	s.parents[id] = p
 	return p
 }
 
@@ -92,7 +93,8 @@ func affected(base, head *Snapshot, name string) bool {
 	if base.blobs[name] != head.blobs[name] {
 		return true
 	}
-	ba, ha := base.ancestors(name), head.ancestors(name)
+	ha := head.ancestors(name) // head first: see Compare
+	ba := base.ancestors(name)
 	if !slices.Equal(ba, ha) {
 		return true
 	}

@@ -25,14 +25,17 @@ type Snapshot struct {
 	// Errors are loop files that did not parse, in the order met.
 	Errors []error
 
-	repo    *gitx.Repo
-	rev     string            // "" for the work tree
-	dir     string            // the project directory (relative, at a revision)
-	blobs   map[string]string // loop name → blob id (hex)
-	data    map[string][]byte // loop name → bytes, for the work tree
-	parsed  map[string]*loops.Loop
-	failed  map[string]bool
-	parents map[string]string // loop → the loop it extends ("" for none)
+	repo   *gitx.Repo
+	rev    string            // "" for the work tree
+	dir    string            // the project directory (relative, at a revision)
+	blobs  map[string]string // loop name → blob id (hex)
+	data   map[string][]byte // loop name → bytes, for the work tree
+	parsed map[string]*loops.Loop
+	failed map[string]bool
+	// parents maps a loop file's blob id to the loop it extends ("" for
+	// none). Compare shares one map between base and head: a file that
+	// did not change is read once, from whichever side is cheaper.
+	parents map[string]string
 	// chains maps each chain file (work-tree relative, slash-separated)
 	// to its blob id at a revision, or to "" in the work tree.
 	chains map[string]string
