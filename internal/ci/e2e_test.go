@@ -72,7 +72,8 @@ func newFixture(t *testing.T) *fixture {
 	dir := t.TempDir()
 	f := &fixture{t: t, dir: dir, repo: filepath.Join(dir, "repo"), bin: testkit.Binary(t)}
 	f.env = append(os.Environ(), "HOME="+dir, "GIT_CONFIG_NOSYSTEM=1", "NO_COLOR=1",
-		"GIT_AUTHOR_NAME=Ada", "GIT_AUTHOR_EMAIL=ada@example.com", "GIT_COMMITTER_NAME=Ada", "GIT_COMMITTER_EMAIL=ada@example.com")
+		"GIT_AUTHOR_NAME=Ada", "GIT_AUTHOR_EMAIL=ada@example.com", "GIT_COMMITTER_NAME=Ada", "GIT_COMMITTER_EMAIL=ada@example.com",
+		"PATH="+filepath.Dir(f.bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	for _, k := range []string{"ada", "eve"} {
 		f.run(dir, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", k, "-f", filepath.Join(dir, k))
 	}
@@ -541,5 +542,46 @@ func TestCIErrors(t *testing.T) {
 	_, errOut = f.gwIn(s256, 1, "ci", "--base", "HEAD")
 	if !strings.Contains(errOut, "sha256") {
 		t.Fatalf("%s", errOut)
+	}
+}
+
+// install --pre-push wires a pre-push hook that runs the gate against
+// what the remote holds: an unsigned widening is refused, a signed one
+// goes through, and uninstall takes the hook out.
+func TestPrePushHook(t *testing.T) {
+	f := newFixture(t)
+	remote := filepath.Join(f.dir, "remote.git")
+	f.run(f.dir, "git", "init", "-q", "--bare", "-b", "main", remote)
+	f.git("remote", "add", "origin", remote)
+	f.git("push", "-q", "origin", "main")
+	f.git("remote", "set-head", "origin", "main")
+	f.gw(0, "install", "--pre-push")
+	hook := filepath.Join(f.repo, ".git", "hooks", "pre-push")
+	if b, err := os.ReadFile(hook); err != nil || !strings.Contains(string(b), "gitwarrant hook pre-push") {
+		t.Fatalf("no pre-push hook: %v", err)
+	}
+	f.commitAll("install")
+	f.git("push", "-q", "origin", "main")
+
+	f.branch("unsigned")
+	f.write(".gitwarrant/loops/deploy.loop.md", strings.Replace(deployLoop, "read: [the repository]", "read: [the repository, "+stateRegs+"]", 1))
+	f.commitAll("widen by hand")
+	cmd := exec.Command("git", "push", "origin", "unsigned")
+	cmd.Dir, cmd.Env = f.repo, f.env
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "unsigned") || !strings.Contains(string(out), "the push is refused") {
+		t.Fatalf("an unsigned widening was pushed: %v\n%s", err, out)
+	}
+	if _, err := exec.Command("git", "--git-dir", remote, "rev-parse", "-q", "--verify", "refs/heads/unsigned").Output(); err == nil {
+		t.Fatal("the remote has the refused branch")
+	}
+
+	f.branch("signed")
+	f.amend("ada", "deploy", "read", stateRegs)
+	f.git("push", "-q", "origin", "signed")
+
+	f.gw(0, "uninstall")
+	if _, err := os.Stat(hook); err == nil {
+		t.Fatal("uninstall left the pre-push hook")
 	}
 }
