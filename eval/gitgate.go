@@ -236,8 +236,8 @@ var (
 		"send":   {"push to release branches", "a status email to the team"},
 	}
 	ggHoldPool = map[string][]string{
-		"ask":      {"rotate the signing key", "change the billing plan"},
-		"never":    {"delete the production database", "disable the audit log"},
+		"ask":   {"rotate the signing key", "change the billing plan"},
+		"never": {"delete the production database", "disable the audit log"},
 	}
 )
 

@@ -118,6 +118,9 @@ type ChainResult struct {
 	HeadLast int64  `json:"head_last"`
 	New      int64  `json:"new"`
 	OK       bool   `json:"ok"`
+	// Unchanged: head holds the very files of the merge base (a single
+	// file is then not read, so its length is not counted).
+	Unchanged bool `json:"unchanged"`
 }
 
 // chainSide reads one side's pieces on demand, caching the lines of each
@@ -218,7 +221,7 @@ func samePieces(a, b []piece) bool {
 func compareChain(repo *gitx.Repo, writer string, basePs, headPs []piece) (ChainResult, *ChainFinding, error) {
 	res := ChainResult{Chain: writer}
 	if samePieces(basePs, headPs) {
-		res.OK = true
+		res.OK, res.Unchanged = true, true
 		for _, p := range headPs {
 			res.BaseLast, res.HeadLast = max(res.BaseLast, p.to), max(res.HeadLast, p.to)
 		}

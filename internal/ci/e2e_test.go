@@ -585,3 +585,59 @@ func TestPrePushHook(t *testing.T) {
 		t.Fatal("uninstall left the pre-push hook")
 	}
 }
+
+// --require-user-presence counts only FIDO signatures: an ordinary key's
+// amend no longer covers the widening.
+func TestRequireUserPresence(t *testing.T) {
+	f := newFixture(t)
+	f.branch("signed")
+	f.amend("ada", "deploy", "read", stateRegs)
+	f.ciJSON(0)
+	doc := f.ciJSON(1, "--require-user-presence")
+	if c := findChange(t, doc, stateRegs); c["signed"] != nil || !strings.Contains(fmt.Sprint(c["refused"]), "FIDO") {
+		t.Fatalf("an ordinary key counted under --require-user-presence: %v", c)
+	}
+}
+
+// Removing or weakening the gate warns; --strict fails.
+func TestGateItself(t *testing.T) {
+	f := newFixture(t)
+	f.git("checkout", "-q", "main")
+	f.write(".claude/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"gitwarrant hook claude"}]}]}}`+"\n")
+	f.write(".github/workflows/gate.yml", "on: pull_request\njobs:\n  gate:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          fetch-depth: 0\n      - uses: gitwarrant/gitwarrant@v1\n        with:\n          strict: true\n")
+	f.commitAll("the gate")
+	cases := map[string]func(){
+		"hook removed": func() { f.write(".claude/settings.json", "{}\n") },
+		"workflow deleted": func() {
+			os.Remove(filepath.Join(f.repo, ".github/workflows/gate.yml"))
+		},
+		"continue-on-error": func() {
+			f.write(".github/workflows/gate.yml", strings.Replace(f.read(".github/workflows/gate.yml"), "      - uses: gitwarrant/gitwarrant@v1\n", "      - uses: gitwarrant/gitwarrant@v1\n        continue-on-error: true\n", 1))
+		},
+		"strict dropped": func() {
+			f.write(".github/workflows/gate.yml", strings.Replace(f.read(".github/workflows/gate.yml"), "        with:\n          strict: true\n", "", 1))
+		},
+	}
+	for name, edit := range cases {
+		t.Run(name, func(t *testing.T) {
+			f.t = t
+			f.branch(strings.ReplaceAll(name, " ", "-"))
+			edit()
+			f.commitAll(name)
+			doc := f.ciJSON(0)
+			if len(doc["gate_warnings"].([]any)) == 0 {
+				t.Fatalf("no warning: %v", doc)
+			}
+			f.ciJSON(1, "--strict")
+			out, _ := f.gw(0, "ci", "--base", "main", "--format", "markdown")
+			if !strings.Contains(out, "Changes to the gate itself") {
+				t.Fatalf("markdown lacks the gate section:\n%s", out)
+			}
+		})
+	}
+	f.t = t
+	f.branch("unrelated")
+	f.write("src/x.txt", "x\n")
+	f.commitAll("unrelated")
+	f.ciJSON(0, "--strict")
+}

@@ -67,6 +67,10 @@ func (r *Report) Text(w io.Writer) {
 		if !c.OK {
 			state = "BROKEN"
 		}
+		if c.Unchanged {
+			fmt.Fprintf(w, "  %s: unchanged\n", c.Chain)
+			continue
+		}
 		fmt.Fprintf(w, "  %s: %s (merge base %d entries, head %d, %d new)\n", c.Chain, state, c.BaseLast, c.HeadLast, c.New)
 	}
 	for _, f := range r.Findings {
@@ -118,6 +122,10 @@ func (r *Report) Markdown(w io.Writer, projRel string, maxAnnotated int) {
 			state := "ok"
 			if !c.OK {
 				state = "**broken**"
+			}
+			if c.Unchanged {
+				fmt.Fprintf(w, "| `%s` | | | 0 | unchanged |\n", c.Chain)
+				continue
 			}
 			fmt.Fprintf(w, "| `%s` | %d | %d | %d | %s |\n", c.Chain, c.BaseLast, c.HeadLast, c.New, state)
 		}
