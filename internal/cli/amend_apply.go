@@ -176,9 +176,11 @@ func appendSignedAmend(app *App, r *record.Record, plan *amendPlan) (chain.Entry
 		}
 		return e, nil
 	})
-	var re *record.RefError
-	if err != nil && !errors.As(err, &re) {
+	switch {
+	case err != nil && e.Hash == "": // nothing was written
 		return e, Failf("not amended, nothing was changed: %v", err)
+	case err != nil: // written, but a follow-up step (the ref's commit) failed
+		fmt.Fprintf(app.IO.Err, "warning: %v\n", err)
 	}
 	return e, nil
 }
@@ -186,13 +188,15 @@ func appendSignedAmend(app *App, r *record.Record, plan *amendPlan) (chain.Entry
 // commitAmend commits the loop file and the chain together; if the commit
 // fails the loop file is restored and a note says the amend did not land.
 func commitAmend(app *App, r *record.Record, plan *amendPlan, e chain.Entry) error {
-	repo := r.Repo()
-	chainRel, err := repo.Rel(r.ChainPath(plan.a.Chain))
-	if err != nil {
-		return Failf("%v", err)
-	}
 	msg := fmt.Sprintf("warrant: amend %s %s %s %q\n\nSigned amend, entry %d of %s, by %s.\n", plan.a.Loop, plan.a.List, plan.a.Op, plan.a.Pattern, e.Seq, plan.a.Chain, plan.a.Signer)
-	id, err := repo.CommitOnly([]string{plan.rel, chainRel}, msg, app.IO.Err, app.IO.Err)
+	// The record's own pre-commit work brings the chain, with the new
+	// entry, into the work tree and names its paths: the commit holds
+	// those and the file, nothing else.
+	staged, err := r.PreCommit()
+	var id string
+	if err == nil {
+		id, err = r.Repo().CommitOnly(append([]string{plan.rel}, staged...), msg, app.IO.Err, app.IO.Err)
+	}
 	if err != nil {
 		restoreErr := writeFileAtomic(plan.path, plan.before)
 		_, noteErr := r.Append(chain.Entry{Kind: chain.KindNote, Loop: plan.a.Loop,
