@@ -24,7 +24,7 @@ echo "building gitwarrant and mkgate…" >&2
 echo "writing $commits commits, 100 loops, $entries entries, a 50-commit pull request adding 2000…" >&2
 "$work/mkgate" "$work/repo" "$commits" 100 "$entries" 50 2000
 cd "$work/repo"
-git gc -q --aggressive >/dev/null 2>&1 || git gc -q
+git gc -q
 mb=$(git merge-base main pr)
 echo "repository: $(git rev-list --count main) commits on main, $(git count-objects -vH | awk '/size-pack/ {print $2 $3}') packed" >&2
 "$work/gitwarrant" ci --base main --head pr | tail -4 >&2

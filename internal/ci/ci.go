@@ -10,6 +10,7 @@ package ci
 
 import (
 	"errors"
+	"maps"
 	"fmt"
 	"os"
 	"path"
@@ -115,7 +116,7 @@ func Run(repo *gitx.Repo, opt Options) (*Report, error) {
 	if err := r.pins(repo, opt.ProjRel, mb, headC.String()); err != nil {
 		return nil, err
 	}
-	if err := r.lint(repo, opt.ProjRel, headC); err != nil {
+	if err := r.lint(repo, opt.ProjRel, plumbing.NewHash(mb), headC); err != nil {
 		return nil, err
 	}
 	if r.Gate, err = gateWarnings(repo, plumbing.NewHash(mb), headC); err != nil {
@@ -311,12 +312,17 @@ func pinWriter(projRel, p string) string {
 }
 
 // lint runs lint on head's loops, written from Git objects to a scratch
-// folder; its errors fail the gate.
-func (r *Report) lint(repo *gitx.Repo, projRel string, head plumbing.Hash) error {
+// folder; its errors fail the gate. When head's loops folder is the merge
+// base's, lint has nothing new to say about the change and does not run
+// (docs/ci.md#lint).
+func (r *Report) lint(repo *gitx.Repo, projRel string, mb, head plumbing.Hash) error {
 	rel := path.Join(projRel, "loops")
 	ents, err := repo.DirAt(head, rel)
 	if err != nil {
 		return err
+	}
+	if base, err := repo.DirAt(mb, rel); err == nil && maps.Equal(base, ents) {
+		return nil
 	}
 	tmp, err := os.MkdirTemp("", "gitwarrant-ci-lint-")
 	if err != nil {

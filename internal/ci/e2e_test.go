@@ -641,3 +641,19 @@ func TestGateItself(t *testing.T) {
 	f.commitAll("unrelated")
 	f.ciJSON(0, "--strict")
 }
+
+// lint errors in head's loops fail the gate.
+func TestLintErrorsFail(t *testing.T) {
+	f := newFixture(t)
+	f.branch("lint")
+	f.write(".gitwarrant/loops/orphan.loop.md", "---\nname: orphan\ndescription: extends nothing that exists\nextends: nosuch\n---\n# Brief\nOrphan.\n")
+	f.commitAll("an orphan loop")
+	doc := f.ciJSON(1)
+	if len(doc["lint_errors"].([]any)) == 0 {
+		t.Fatalf("no lint error: %v", doc)
+	}
+	l := doc["lint_errors"].([]any)[0].(map[string]any)
+	if l["file"] != ".gitwarrant/loops/orphan.loop.md" {
+		t.Fatalf("lint error names %v", l["file"])
+	}
+}
