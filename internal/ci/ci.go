@@ -10,8 +10,8 @@ package ci
 
 import (
 	"errors"
-	"maps"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
