@@ -99,7 +99,8 @@ func orDash(s string) string {
 }
 
 // Markdown writes the report for a job summary or pull-request comment;
-// maxAnnotated widenings are annotated elsewhere, the rest listed here.
+// when maxAnnotated > 0, that many unsigned widenings are annotated
+// elsewhere and the rest are listed here with file:line.
 func (r *Report) Markdown(w io.Writer, projRel string, maxAnnotated int) {
 	mark := "✅"
 	if !r.OK() {
@@ -107,7 +108,7 @@ func (r *Report) Markdown(w io.Writer, projRel string, maxAnnotated int) {
 	}
 	fmt.Fprintf(w, "## %s gitwarrant: %s\n\nMerge base `%s` → `%s` (`%s`).\n\n", mark, r.Verdict(), short(r.MergeBase), r.Head, short(r.HeadCommit))
 	warrantdiff.Markdown(w, "merge base", r.Head, r.Changes)
-	if un := r.Uncovered(); len(un) > maxAnnotated {
+	if un := r.Uncovered(); maxAnnotated > 0 && len(un) > maxAnnotated {
 		fmt.Fprintf(w, "\nUnsigned widenings beyond the %d annotated:\n\n", maxAnnotated)
 		for _, c := range un[maxAnnotated:] {
 			fmt.Fprintf(w, "- `%s:%d` %s %s %q\n", FileOf(projRel, c), c.Line, c.Op, c.List, c.Entry)
