@@ -117,6 +117,11 @@ func compareResolved(base, head *Snapshot, name string) []Change {
 		out = append(out, Change{Loop: name, Op: OpAbstract, Entry: fmt.Sprintf("%v → %v", ba, ha), Kind: Widening,
 			Why: "a changed abstract flag changes whether the loop is routed to and checked"})
 	}
+	if base.blobs[name] != head.blobs[name] {
+		bb, _ := base.bytesOf(name)
+		hb, _ := head.bytesOf(name)
+		out = append(out, exampleChanges(name, bb, hb)...)
+	}
 	b, okB := base.resolved(name)
 	h, okH := head.resolved(name)
 	if !okB && okH {
