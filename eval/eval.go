@@ -46,6 +46,11 @@ type Suite struct {
 	Closest    []Example // the maxExamples checks that came nearest to failing
 	Stats      []Stat
 
+	// Listed are checks the report shows in full (not capped), under
+	// ListedTitle: for the corpus, every honest call that was not allowed.
+	Listed      []Example
+	ListedTitle string
+
 	// Pending marks a suite whose subject is not built yet; it runs no
 	// checks and says so in the report instead of pretending.
 	Pending string
@@ -144,7 +149,11 @@ var runners = []runner{
 	{"tamper", Tamper},
 	{"hookgate", Hookgate},
 	{"warranted", Warranted},
+	{"toolcalls", Toolcalls},
+	{"dangerous", Dangerous},
+	{"metamorphic", Metamorphic},
 	{"gitgate", Gitgate},
+	{"corpus", Corpus},
 }
 
 // All runs every suite, two at a time (the eval's budget is set on a

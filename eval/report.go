@@ -59,6 +59,16 @@ func writeSuite(b *bytes.Buffer, s *Suite) {
 	}
 	writeExamples(b, "Violations", s.Failures)
 	writeExamples(b, "Closest calls", s.Closest)
+	if s.ListedTitle != "" {
+		fmt.Fprintf(b, "%s: %d.\n\n", s.ListedTitle, len(s.Listed))
+		if len(s.Listed) > 0 {
+			b.WriteString("| call | result | source |\n|---|---|---|\n")
+			for _, e := range s.Listed {
+				fmt.Fprintf(b, "| %s | %s | %s |\n", cell(e.Input), cell(e.Got), cell(e.Note))
+			}
+			b.WriteString("\n")
+		}
+	}
 }
 
 func writeExamples(b *bytes.Buffer, title string, exs []Example) {

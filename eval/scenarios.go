@@ -179,6 +179,9 @@ func scCheck(s *Suite, source string, w *loops.Warrant, verb loops.Verb, target 
 // templateEntries runs each template's own entries through the verdict
 // algorithm.
 func templateEntries(s *Suite, t tmplWarrant) {
+	if t.loop.Abstract {
+		return // a baseline is screened, never checked directly (docs/loop-format.md#extends-and-abstract)
+	}
 	w := &t.loop.Warrant
 	src := "template " + t.name
 	for _, ve := range allowEntries(w) {

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gitwarrant/gitwarrant/internal/gate"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/spf13/cobra"
 )
 
 type checkOptions struct {
+	examples bool
 	noRecord bool
 	json     bool
 	quiet    bool
@@ -33,7 +35,7 @@ type checkJSON struct {
 func newCheckCmd(app *App) *cobra.Command {
 	var o checkOptions
 	cmd := &cobra.Command{
-		Use:   "check <loop> <read|draft|change|send> <target…>",
+		Use:   "check <loop> <read|draft|change|send> <target…> | check --examples [loop…]",
 		Short: "ask the warrant: allow, ask or deny?",
 		Long: `Ask a loop's warrant whether an action on a target may go ahead.
 
@@ -45,6 +47,7 @@ appended to the record unless --no-record is given.` + "\n" + ExitCodesHelp,
 			return runCheckCmd(app, o, args)
 		},
 	}
+	cmd.Flags().BoolVar(&o.examples, "examples", false, "verify every loop's `examples:` (or the named loops') through the hook's gate; exit 1 if one fails")
 	cmd.Flags().BoolVar(&o.noRecord, "no-record", false, "do not append the check to the record")
 	jsonFlag(cmd, &o.json)
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict")
@@ -52,6 +55,9 @@ appended to the record unless --no-record is given.` + "\n" + ExitCodesHelp,
 }
 
 func runCheckCmd(app *App, o checkOptions, args []string) error {
+	if o.examples {
+		return runCheckExamples(app, o, args)
+	}
 	if len(args) < 3 {
 		return Usagef("example: gitwarrant check appeal draft \"appeal letter\"",
 			"check needs <loop> <read|draft|change|send> <target…> (got %d argument(s))", len(args))
@@ -72,7 +78,7 @@ func runCheckCmd(app *App, o checkOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, entry, recErr := runCheck(p, checkRequest{Loop: l, Verb: verb, Target: target, Via: "cli", Record: !o.noRecord})
+	res, entry, recErr := gate.Check(p, gate.CheckRequest{Loop: l, Verb: verb, Target: target, Via: "cli", Record: !o.noRecord})
 	if errors.Is(recErr, gitx.ErrUnsupported) {
 		return &ExitError{Code: ExitError1, Err: recErr}
 	}

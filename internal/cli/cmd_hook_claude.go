@@ -1,14 +1,15 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/gitwarrant/gitwarrant/internal/gate"
 	"github.com/gitwarrant/gitwarrant/internal/hook"
-	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -19,29 +20,8 @@ import (
 const hookDeadline = 10 * time.Second
 
 type hookClaudeOptions struct {
-	loop     string
-	loopSet  bool // --loop was given, even as --loop "" (an unset variable)
-	strict   bool
-	post     bool
-	noRecord bool
-	dir      string
-}
-
-// pinned reports a gate the user asked for: every failure then asks.
-// `--loop "$GW_LOOP"` with the variable unset still pins: the user asked
-// for a gate, so an empty name must fail closed, not fall back to routing.
-func (o hookClaudeOptions) pinned() bool { return o.loopSet || o.loop != "" || o.strict }
-
-// hookAnswer is what the hook tells Claude Code: nothing (silent
-// pass-through: Claude Code's own permissions decide) or a decision.
-type hookAnswer struct {
-	silent  bool
-	verdict loops.Verdict
-	reason  string
-}
-
-func askAnswer(format string, args ...any) hookAnswer {
-	return hookAnswer{verdict: loops.Ask, reason: hook.Reason("", "failed closed", fmt.Sprintf(format, args...))}
+	gate.Options
+	post bool
 }
 
 func newHookClaudeCmd(app *App) *cobra.Command {
@@ -49,19 +29,27 @@ func newHookClaudeCmd(app *App) *cobra.Command {
 		Use:   "claude [--loop L] [--strict] [--post] [--no-record]",
 		Short: "Claude Code hook: answer a tool call with allow, ask or deny",
 		Long: `Read Claude Code's PreToolUse payload on stdin and answer with its decision
-JSON. Read-shaped tools check as read, file-writing tools as change, and
-everything else (Bash, MCP tools, unknown tools) as send; the target is the
-human part of the call. Without --loop the call is routed like ` + "`gitwarrant match`" + `;
-when no loop covers it the hook prints nothing and Claude Code's own
-permissions decide. --strict turns "no loop covers this" into ask. Once
-pinned (--loop or --strict), every failure — a bad loop name, unreadable
-input, a missing project, a loop that does not parse, an unrecorded check —
-answers ask, never allow.
+JSON. The call is read as what it does (docs/threat-model.md): a Bash
+command is parsed as shell — every clause, wrapper, sh -c string and
+substitution — with git understood and every path it writes resolved
+through symlinks. Loops' ask and never entries, in words, are screened
+against the call's canonical form; only a typed entry (Bash(…), Edit(…), …)
+allows a tool call, so anything a loop does not stop and no typed entry
+allows asks. Without --loop, every loop's never entries and every abstract
+loop's ask and never entries screen the call first; then it is routed like
+` + "`gitwarrant match`" + `, and a call no loop claims stays silent (Claude Code's own
+permissions decide) only when nothing matched and nothing in it was
+unreadable. --strict turns "no loop covers this" into ask. Once pinned
+(--loop or --strict), every failure — a bad loop name, unreadable input, a
+missing project, a loop that does not parse, an unrecorded check — answers
+ask, never allow.
 
-Built in, whatever the loops say: writes to the project directory, Git's
-directory and hooks, .claude/settings*.json and .mcp.json, and shell commands
-that run gitwarrant's human-only commands or touch refs/gitwarrant, are
-denied: a human must do them.
+Built in, whatever the loops say: a write by any route into the project
+directory, Git's directory and hooks (wherever core.hooksPath points), the
+Claude Code settings, .mcp.json, a git config or a hook manager's config;
+git config of hook or code-executing keys; environment that switches hooks
+off; rewriting refs/gitwarrant; uninstalling a hook manager; and
+gitwarrant's human-only commands — all denied: a human must do them.
 
 With --post, read a PostToolUse payload and note on the record that a checked
 call ran, so an ask can be told apart as approved (it ran) or refused.
@@ -78,10 +66,10 @@ other statuses as "let it through").`,
 }
 
 func hookClaudeFlags(o *hookClaudeOptions, fs *pflag.FlagSet) {
-	fs.StringVar(&o.loop, "loop", "", "check every call against this loop")
-	fs.BoolVar(&o.strict, "strict", false, "ask when no loop covers a call")
+	fs.StringVar(&o.Loop, "loop", "", "check every call against this loop")
+	fs.BoolVar(&o.Strict, "strict", false, "ask when no loop covers a call")
 	fs.BoolVar(&o.post, "post", false, "PostToolUse: record that a checked call ran")
-	fs.BoolVar(&o.noRecord, "no-record", false, "do not append checks to the record")
+	fs.BoolVar(&o.NoRecord, "no-record", false, "do not append checks to the record")
 }
 
 func runHookClaude(app *App, cmd *cobra.Command, args []string) error {
@@ -89,28 +77,34 @@ func runHookClaude(app *App, cmd *cobra.Command, args []string) error {
 	fs := pflag.NewFlagSet("hook claude", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	hookClaudeFlags(&o, fs)
-	fs.StringVar(&o.dir, "dir", app.DirFlag, "")
+	fs.StringVar(&o.Dir, "dir", app.DirFlag, "")
 	help := fs.BoolP("help", "h", false, "")
 	parseErr := fs.Parse(args)
-	o.loopSet = fs.Changed("loop")
+	o.LoopSet = fs.Changed("loop")
+	o.Via = "hook"
 	if *help {
 		return cmd.Help()
 	}
 	data, readErr := readCapped(app.IO.In, hook.MaxInput)
+	env := gate.Env{Getenv: app.Getenv, Cwd: app.Cwd, Now: app.Now, Err: app.IO.Err}
 	if o.post {
 		if parseErr == nil {
-			runHookPost(app, o, data, readErr)
+			if err := gate.Post(env, o.Options, data, readErr); err != nil {
+				fmt.Fprintf(app.IO.Err, "gitwarrant: hook claude --post: %v\n", err)
+			}
 		}
 		return nil // PostToolUse never blocks: the tool already ran
 	}
-	var a hookAnswer
+	var a gate.Answer
 	if parseErr != nil || fs.NArg() > 0 {
-		a = askAnswer("this hook's command line is wrong (%v): fix the hook command in .claude/settings.json (gitwarrant hook claude [--loop L] [--strict])", argError(parseErr, fs.Args()))
+		a = gate.Asks("this hook's command line is wrong (%v): fix the hook command in .claude/settings.json (gitwarrant hook claude [--loop L] [--strict])", argError(parseErr, fs.Args()))
 	} else {
-		a = answerWithin(hookDeadline, func() hookAnswer { return evaluateHook(app, o, data, readErr) })
+		ctx, cancel := context.WithTimeout(context.Background(), hookDeadline)
+		a = gate.Decide(ctx, env, o.Options, data, readErr)
+		cancel()
 	}
-	if !a.silent {
-		_, _ = app.IO.Out.Write(hook.Decision(string(a.verdict), a.reason))
+	if !a.Silent {
+		_, _ = app.IO.Out.Write(hook.Decision(string(a.Verdict), a.Reason))
 	}
 	return nil
 }
@@ -120,27 +114,6 @@ func argError(err error, rest []string) error {
 		return err
 	}
 	return fmt.Errorf("unexpected argument %q", strings.Join(rest, " "))
-}
-
-// answerWithin runs f, answering ask if it panics or takes longer than d:
-// a gate that hangs or crashes must not become a gate that lets calls
-// through (docs/hook-protocol.md#claude-code-hooks: a timed-out hook does not block).
-func answerWithin(d time.Duration, f func() hookAnswer) hookAnswer {
-	ch := make(chan hookAnswer, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				ch <- askAnswer("internal error: %v — please report it at https://github.com/gitwarrant/gitwarrant/issues", r)
-			}
-		}()
-		ch <- f()
-	}()
-	select {
-	case a := <-ch:
-		return a
-	case <-time.After(d):
-		return askAnswer("the check took longer than %s (is the record locked by a stuck process?)", d)
-	}
 }
 
 // readCapped reads at most max bytes; more is an error, never a silent cut.

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/project"
+	"github.com/gitwarrant/gitwarrant/internal/templates"
 	"github.com/spf13/cobra"
 )
 
@@ -77,6 +79,11 @@ func runInit(app *App) error {
 	}
 	st := app.IO.Style()
 	fmt.Fprintf(app.IO.Out, "%s initialized %s\n", st.Green("✓"), dir)
+	if eco := templates.Detect(root).Ecosystems; len(eco) > 0 {
+		// new writes these projects' own commands and folders into a template's typed entries.
+		fmt.Fprintf(app.IO.Out, "  detected: %s — `gitwarrant new` names its commands and folders\n", strings.Join(eco, ", "))
+	}
 	fmt.Fprintln(app.IO.Out, st.Dim("  next: gitwarrant new <name> --template <t>   (gitwarrant templates lists them)"))
+	fmt.Fprintln(app.IO.Out, st.Dim("  for coding agents: gitwarrant new baseline --template baseline   (hard stops and asks every unpinned tool call meets)"))
 	return nil
 }

@@ -48,6 +48,7 @@ Exit status:
 				}
 				paths = []string{p.LoopsDir()}
 			}
+			useGateForLint(app)
 			files, err := lint.Load(paths)
 			if err != nil {
 				return Usagef("name loop files or folders that exist", "lint: %v", err)

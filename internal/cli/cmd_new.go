@@ -54,7 +54,7 @@ func runNew(app *App, name, tmpl string) error {
 		if !ok {
 			return Usagef("run `gitwarrant templates` to list them", "no template named %q", tmpl)
 		}
-		if body, err = templates.Render(t, name); err != nil {
+		if body, err = templates.Render(t, name, templates.Detect(p.Root)); err != nil {
 			return Failf("rendering template %s: %v", tmpl, err)
 		}
 	case app.IO.CanPrompt():

@@ -125,7 +125,21 @@ func printLoop(app *App, l *loops.Loop) {
 		if len(l.Inherits) > 0 {
 			sep = "\n          " // one entry a line, so each origin reads with its entry
 		}
-		fmt.Fprintf(out, "  %-7s %s\n", label, strings.Join(items, sep))
+		var prose, calls []string
+		for i, it := range l.Warrant.List(name) {
+			if loops.LooksTyped(it.Text) {
+				calls = append(calls, items[i])
+			} else {
+				prose = append(prose, items[i])
+			}
+		}
+		if len(prose) == 0 {
+			prose = []string{st.Dim("(no words)")}
+		}
+		fmt.Fprintf(out, "  %-7s %s\n", label, strings.Join(prose, sep))
+		if len(calls) > 0 {
+			fmt.Fprintf(out, "  %-7s %s %s\n", "", st.Dim("tool calls:"), strings.Join(calls, sep))
+		}
 	}
 	fmt.Fprintf(out, "\n%s\n", st.Bold("4. Reserved — what stays human"))
 	bullets(out, loops.Texts(l.Reserved))

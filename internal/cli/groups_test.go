@@ -21,19 +21,12 @@ import (
 // and exits 0 fails here.
 func TestEveryGroupFailsClosed(t *testing.T) {
 	bin := testkit.Binary(t) // built from cmd/gitwarrant
-	var io term.Streams
-	root := cli.NewRootCmd(&cli.App{IO: &io, Getenv: func(string) string { return "" }})
 	var groups []*cobra.Command
-	var walk func(*cobra.Command)
-	walk = func(c *cobra.Command) {
+	for _, c := range commandTree() {
 		if c.HasSubCommands() {
 			groups = append(groups, c)
 		}
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
 	}
-	walk(root)
 	seen := map[string]bool{}
 	for _, g := range groups {
 		seen[g.CommandPath()] = true
@@ -73,6 +66,16 @@ func TestEveryGroupFailsClosed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// commandTree is every command of the tree the binary runs, root first.
+func commandTree() []*cobra.Command {
+	root := cli.NewRootCmd(&cli.App{IO: &term.Streams{}, Getenv: func(string) string { return "" }})
+	out := []*cobra.Command{root}
+	for i := 0; i < len(out); i++ {
+		out = append(out, out[i].Commands()...)
+	}
+	return out
 }
 
 func runIn(t *testing.T, dir, bin string, args ...string) (string, string, int) {

@@ -7,10 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gitwarrant/gitwarrant/internal/cli"
-	"github.com/gitwarrant/gitwarrant/internal/term"
 	"github.com/gitwarrant/gitwarrant/internal/testkit"
-	"github.com/spf13/cobra"
 )
 
 // jsonCases runs every command that has --json, keyed by command path.
@@ -33,6 +30,7 @@ var jsonCases = map[string]struct {
 	"gitwarrant doctor":     {args: []string{"doctor", "--json"}, code: 1}, // after uninstall: no gate is live
 	"gitwarrant record log": {args: []string{"record", "log", "--json"}, lines: true},
 	"gitwarrant lint":       {args: []string{"lint", "--json"}, later: true},
+	"gitwarrant explain":    {args: []string{"explain", "--json", "--loop", "appeal", "Read", "denial letter.pdf"}},
 	"gitwarrant keys list":  {args: []string{"keys", "list", "--json"}, later: true},
 	"gitwarrant metrics":    {args: []string{"metrics", "--json"}, later: true},
 }
@@ -47,11 +45,9 @@ func TestEveryJSONOutputIsObjects(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("needs git")
 	}
-	root := cli.NewRootCmd(&cli.App{IO: &term.Streams{}, Getenv: func(string) string { return "" }})
 	usage := ""
 	seen := map[string]bool{}
-	var walk func(*cobra.Command)
-	walk = func(c *cobra.Command) {
+	for _, c := range commandTree() {
 		if f := c.Flags().Lookup("json"); f != nil {
 			seen[c.CommandPath()] = true
 			if usage == "" {
@@ -61,11 +57,7 @@ func TestEveryJSONOutputIsObjects(t *testing.T) {
 				t.Errorf("%s --json: usage %q; add the flag with jsonFlag (internal/cli/json.go)", c.CommandPath(), f.Usage)
 			}
 		}
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
 	}
-	walk(root)
 	for path := range seen {
 		if _, ok := jsonCases[path]; !ok {
 			t.Errorf("%s has --json but no case in jsonCases", path)

@@ -53,6 +53,7 @@ func commands() []func(*App) *cobra.Command {
 		newDemoCmd,
 		newDiffCmd,
 		newDoctorCmd,
+		newExplainCmd,
 		newHookCmd,
 		newInitCmd,
 		newInstallCmd,

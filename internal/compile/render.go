@@ -159,14 +159,33 @@ var verbLabels = []struct{ list, label string }{
 func writeWarrant(b *strings.Builder, l *loops.Loop) {
 	b.WriteString("### Warrant\n\n")
 	for _, v := range verbLabels {
-		items := l.Warrant.List(v.list)
+		prose, calls := splitTyped(l.Warrant.List(v.list))
 		text := "nothing listed"
-		if len(items) > 0 {
-			text = quoteList(items)
+		if len(prose) > 0 {
+			text = quoteList(prose)
+		}
+		if len(calls) > 0 {
+			if len(prose) == 0 {
+				text = "no words"
+			}
+			text += "; tool calls: " + codeList(itemTexts(calls))
 		}
 		fmt.Fprintf(b, "- %s: %s\n", v.label, text)
 	}
 	b.WriteString("- anything else: ask\n\n")
+	b.WriteString("Only the tool calls listed (docs/typed-entries.md) are allowed without asking; the words say what the work is for.\n\n")
+}
+
+// splitTyped separates natural-language entries from typed ones.
+func splitTyped(items []loops.Item) (prose, calls []loops.Item) {
+	for _, it := range items {
+		if loops.LooksTyped(it.Text) {
+			calls = append(calls, it)
+		} else {
+			prose = append(prose, it)
+		}
+	}
+	return prose, calls
 }
 
 // writeItems writes a list layer as bullets.

@@ -114,6 +114,9 @@ func toolUnusable(files []*File) []Finding {
 					Hint: "to let the hook allow the write, list the file's path under change"})
 				continue
 			}
+			if hasTypedEntry(items) {
+				continue // migrated: its prose is for people and check (typed.go)
+			}
 			for _, it := range items {
 				for _, rule := range UnusableRules {
 					if why := rule(v, it); why != "" {
@@ -146,6 +149,9 @@ func shadowedAllow(files []*File) []Finding {
 		}
 		for _, v := range loops.Verbs {
 			for _, it := range f.Raw.Warrant.List(string(v)) {
+				if loops.LooksTyped(it.Text) {
+					continue
+				}
 				for _, alt := range loops.Alternatives(it.Text) {
 					res := f.Loop.Check(v, alt)
 					if res.Verdict == loops.Allow || (res.List != "ask" && res.List != "never") {
@@ -164,4 +170,13 @@ func shadowedAllow(files []*File) []Finding {
 		}
 	}
 	return out
+}
+
+func hasTypedEntry(items []loops.Item) bool {
+	for _, it := range items {
+		if loops.LooksTyped(it.Text) {
+			return true
+		}
+	}
+	return false
 }

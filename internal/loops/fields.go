@@ -9,7 +9,7 @@ import (
 
 // topKeys are the frontmatter fields, in the order messages list them
 // (spec "Frontmatter fields" plus the guide's triggers/goal/stop/budget).
-var topKeys = []string{"name", "description", "version", "warrant", "reserved", "record", "triggers", "goal", "stop", "budget", "extends", "abstract"}
+var topKeys = []string{"name", "description", "version", "warrant", "reserved", "record", "triggers", "goal", "stop", "budget", "extends", "abstract", "examples"}
 
 // decodeFrontmatter fills l from the frontmatter and returns the file line
 // of `name`. Unknown and duplicate keys are errors: a misspelt `nevr:` must
@@ -115,6 +115,8 @@ func (c *checker) field(key string, v *yaml.Node, l *Loop) error {
 		l.Triggers, err = c.list(v, key)
 	case "extends", "abstract":
 		err = c.inheritField(key, v, l) // inherit.go
+	case "examples":
+		l.Examples, err = c.examples(v)
 	}
 	return err
 }
@@ -149,6 +151,9 @@ func (c *checker) warrant(v *yaml.Node, w *Warrant) error {
 	}
 	return c.eachPair(v, Lists, "warrant list", func(key string, _, lv *yaml.Node) error {
 		items, err := c.list(lv, "warrant."+key)
+		if err == nil {
+			err = c.checkTyped(items, "warrant."+key)
+		}
 		if err == nil {
 			w.SetList(key, items)
 		}

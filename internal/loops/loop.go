@@ -113,6 +113,9 @@ type Loop struct {
 	Goal        string
 	Stop        string
 	Budget      string
+	// Examples are tool calls the warrant must decide as stated
+	// (docs/typed-entries.md#examples).
+	Examples []Example
 
 	// Extends names the parent loop (Text) and the line saying so; Abstract
 	// marks a baseline to extend, never routed to or checked

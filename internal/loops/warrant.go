@@ -23,6 +23,7 @@ func Check(w *Warrant, verb Verb, target string) Result {
 	if w == nil {
 		w = &Warrant{} // no warrant: nothing is listed, so everything asks
 	}
+	w = w.Natural()
 	var ar arena
 	s := ar.target(target)
 	// ask and never also see what a command spells tersely (`git push -f`
@@ -165,6 +166,37 @@ func (a *alt) coversAsSequence(ar *arena, u *phrase, s *subject) bool {
 		pa := ar.alt(p)
 		if !pa.strictAllFiller() && pa.covers(u) {
 			return true
+		}
+	}
+	return false
+}
+
+// Natural returns the warrant without its typed entries: they name tool
+// calls for the hook (docs/typed-entries.md#rules-of-meaning), while Check
+// reads a self-reported action in words.
+func (w *Warrant) Natural() *Warrant {
+	if !w.hasTyped() {
+		return w
+	}
+	out := &Warrant{}
+	for _, name := range Lists {
+		var keep []Item
+		for _, it := range w.List(name) {
+			if !LooksTyped(it.Text) {
+				keep = append(keep, it)
+			}
+		}
+		out.SetList(name, keep)
+	}
+	return out
+}
+
+func (w *Warrant) hasTyped() bool {
+	for _, name := range Lists {
+		for _, it := range w.List(name) {
+			if LooksTyped(it.Text) {
+				return true
+			}
 		}
 	}
 	return false

@@ -186,7 +186,7 @@ func CodeKey(key string) bool {
 		last = key[i+1:]
 	}
 	switch first {
-	case "alias", "pager", "filter", "protocol", "includeif", "credential", "difftool", "mergetool", "man", "browser":
+	case "alias", "pager", "filter", "protocol", "includeif", "credential", "difftool", "mergetool", "man", "browser", "hook":
 		return true
 	}
 	switch last {

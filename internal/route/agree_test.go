@@ -31,7 +31,8 @@ func patterns(ls []*loops.Loop) []string {
 	var out []string
 	for _, l := range ls {
 		for _, list := range loops.Lists {
-			out = append(out, loops.Texts(l.Warrant.List(list))...)
+			// Routing skips typed entries (they name tool calls, not tasks).
+			out = append(out, loops.Texts(l.Warrant.Natural().List(list))...)
 		}
 		out = append(out, loops.Texts(l.Triggers)...)
 	}

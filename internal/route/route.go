@@ -183,6 +183,9 @@ func (t *task) incidental(l *loops.Loop, c *Candidate) {
 	var shared []int
 	for _, list := range loops.Lists {
 		for _, it := range l.Warrant.List(list) {
+			if loops.LooksTyped(it.Text) {
+				continue // a typed entry names tool calls, not the task (docs/typed-entries.md)
+			}
 			if ok, idx := t.match(it.Text); ok {
 				hits = append(hits, strings.Join(strings.Fields(it.Text), " "))
 				shared = union(shared, idx)

@@ -6,10 +6,12 @@ package templates
 import (
 	"bytes"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"regexp"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/gitwarrant/gitwarrant/internal/loops"
@@ -77,10 +79,12 @@ func load(file string) (Template, error) {
 // nameLineRE finds the `name:` line of the frontmatter.
 var nameLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^name:[^\r\n]*`) })
 
-// Render returns t's file with its `name:` line set to loopName and nothing
+// Render returns t's file with its `name:` line set to loopName and each
+// `# gitwarrant:project <list>` line replaced by the typed entries proj
+// found for that list (removed when it has none; kept when proj is nil), and nothing
 // else changed, so the new loop diffs cleanly against its template. The
 // result is parsed as `<loopName>.loop.md` before it is returned.
-func Render(t Template, loopName string) ([]byte, error) {
+func Render(t Template, loopName string, proj *Project) ([]byte, error) {
 	if !loops.ValidName(loopName) {
 		return nil, fmt.Errorf("%q is not a loop name: use lowercase letters, digits and dashes (e.g. %s)", loopName, t.Name)
 	}
@@ -92,9 +96,40 @@ func Render(t Template, loopName string) ([]byte, error) {
 	b.Write(t.Body[:loc[0]])
 	b.WriteString("name: " + loopName)
 	b.Write(t.Body[loc[1]:])
-	out := b.Bytes()
+	out := fillProject(b.Bytes(), proj)
 	if _, err := loops.Parse(loopName+loops.FileSuffix, out); err != nil {
 		return nil, fmt.Errorf("template %s does not render to a valid loop: %w", t.Name, err)
 	}
 	return out, nil
+}
+
+// projectLineRE finds the lines a template marks for the entries a
+// repository's own build files supply.
+var projectLineRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^([ \t]*)# gitwarrant:project ([a-z]+)[ \t]*\r?\n`)
+})
+
+func fillProject(body []byte, proj *Project) []byte {
+	if proj == nil {
+		return body
+	}
+	return projectLineRE().ReplaceAllFunc(body, func(line []byte) []byte {
+		m := projectLineRE().FindSubmatch(line)
+		var b bytes.Buffer
+		for _, e := range proj.Lists(string(m[2])) {
+			b.Write(m[1])
+			b.WriteString("- " + yamlItem(e) + "\n")
+		}
+		return b.Bytes()
+	})
+}
+
+// yamlItem writes an entry as a plain scalar when YAML reads it back as
+// written, else double-quoted.
+func yamlItem(s string) string {
+	if strings.ContainsAny(s[:1], "!&*?|>%@`'\"[]{},#-") || strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
+		q, _ := json.Marshal(s)
+		return string(q)
+	}
+	return s
 }

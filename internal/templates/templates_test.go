@@ -65,16 +65,25 @@ func TestTemplateWarrantsAreConsistent(t *testing.T) {
 		l := parse(t, tpl.Name, tpl.Body)
 		for _, v := range loops.Verbs {
 			for _, it := range l.Warrant.List(string(v)) {
+				if loops.LooksTyped(it.Text) {
+					continue // typed entries are the hook's, not check's
+				}
 				if r := l.Check(v, it.Text); r.Verdict != loops.Allow {
 					t.Errorf("%s:%d: %s %q is listed but gets %s (%s)", tpl.Name, it.Line, v, it.Text, r.Verdict, r.Rule)
 				}
 			}
 			for _, it := range l.Warrant.Never {
+				if loops.LooksTyped(it.Text) {
+					continue
+				}
 				if r := l.Check(v, it.Text); r.Verdict != loops.Deny {
 					t.Errorf("%s:%d: never %q under %s gets %s", tpl.Name, it.Line, it.Text, v, r.Verdict)
 				}
 			}
 			for _, it := range l.Warrant.Ask {
+				if loops.LooksTyped(it.Text) {
+					continue
+				}
 				if r := l.Check(v, it.Text); r.Verdict == loops.Allow {
 					t.Errorf("%s:%d: ask %q under %s is allowed", tpl.Name, it.Line, it.Text, v)
 				}
@@ -109,7 +118,7 @@ func TestInsuranceAppealGuideExamples(t *testing.T) {
 	if !ok {
 		t.Fatal("insurance-appeal template missing")
 	}
-	out, err := Render(tpl, "appeal")
+	out, err := Render(tpl, "appeal", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +132,9 @@ func TestInsuranceAppealGuideExamples(t *testing.T) {
 		Never:  items(l.Warrant.Never, "accepting or rejecting a settlement"),
 	}
 	for _, name := range loops.Lists {
-		if got, w := loops.Texts(l.Warrant.List(name)), loops.Texts(want.List(name)); !reflect.DeepEqual(got, w) {
+		// The guide's lists are natural language; the typed entries the
+		// template adds for the hook are held by its examples.
+		if got, w := loops.Texts(l.Warrant.Natural().List(name)), loops.Texts(want.List(name)); !reflect.DeepEqual(got, w) {
 			t.Errorf("%s = %q, want the guide's %q", name, got, w)
 		}
 	}
@@ -155,7 +166,7 @@ func items(got []loops.Item, texts ...string) []loops.Item {
 
 func TestRenderChangesOnlyTheNameLine(t *testing.T) {
 	for _, tpl := range List() {
-		out, err := Render(tpl, "my-"+tpl.Name)
+		out, err := Render(tpl, "my-"+tpl.Name, nil)
 		if err != nil {
 			t.Fatalf("Render(%s): %v", tpl.Name, err)
 		}
@@ -178,7 +189,7 @@ func TestRenderChangesOnlyTheNameLine(t *testing.T) {
 	}
 	tpl, _ := Get("weekly-plan")
 	for _, bad := range []string{"", "../x", "Weekly", "a b", "x\nname: y"} {
-		if _, err := Render(tpl, bad); err == nil || !strings.Contains(err.Error(), "is not a loop name") {
+		if _, err := Render(tpl, bad, nil); err == nil || !strings.Contains(err.Error(), "is not a loop name") {
 			t.Errorf("Render(%q) = %v, want a not-a-loop-name error", bad, err)
 		}
 	}

@@ -1,0 +1,47 @@
+package gate
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/gitwarrant/gitwarrant/internal/templates"
+)
+
+// BenchmarkDecide is one hook decision in-process: a Bash call pinned to a
+// template loop, in a Git repository whose project holds every template.
+// bench/gate.sh measures the whole process against git.
+func BenchmarkDecide(b *testing.B) {
+	root := b.TempDir()
+	if out, err := exec.Command("git", "init", "-q", "-b", "main", root).CombinedOutput(); err != nil {
+		b.Fatalf("git init: %v %s", err, out)
+	}
+	dir := filepath.Join(root, ".gitwarrant", "loops")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for _, t := range templates.List() {
+		if err := os.WriteFile(filepath.Join(dir, t.Name+".loop.md"), t.Body, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	data, _ := json.Marshal(map[string]any{"cwd": root, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+		"tool_input": map[string]any{"command": "git push origin feature/login-fix && go test ./... 2>&1 | tee /tmp/test.log # push the fix"}})
+	env := Env{Getenv: func(k string) string { return "" }, Cwd: root}
+	for _, c := range []struct {
+		name string
+		o    Options
+	}{{"pinned", Options{Loop: "fix-bug-on-branch", NoRecord: true}}, {"unpinned", Options{NoRecord: true}}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if a := Decide(context.Background(), env, c.o, data, nil); a.Silent {
+					b.Fatal("silent")
+				}
+			}
+		})
+	}
+}

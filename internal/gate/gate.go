@@ -1,0 +1,150 @@
+// Package gate decides a tool call (docs/threat-model.md): payload → typed
+// actions → verdict → record. The Claude Code hook and `check` call it, and
+// later the MCP server, HTTP and CI; it knows no command-layer type. The
+// order of a decision matters: self-protection is decided on the parsed
+// call before any lock or I/O that can block, every failure leads to ask,
+// and only a typed warrant entry allows a tool call.
+package gate
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/gitwarrant/gitwarrant/internal/hook"
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+)
+
+// Env is the outside world of one decision: environment, working
+// directory, clock and a stream for diagnostics.
+type Env struct {
+	Getenv func(string) string
+	Cwd    string
+	Now    func() time.Time
+	Err    io.Writer
+	// Self is the path of the running gitwarrant binary, to recognise it
+	// under another name ("" = os.Executable).
+	Self string
+}
+
+func (e Env) getenv(k string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(k)
+}
+
+// Options are what the surface asked for.
+type Options struct {
+	Loop     string
+	LoopSet  bool // a loop was named, even as "" (an unset variable)
+	Strict   bool // no loop covers the call → ask
+	NoRecord bool
+	Dir      string // --dir
+	Via      string // "hook", "mcp", "http", "ci"
+}
+
+// Pinned reports a gate the user asked for: every failure then asks.
+func (o Options) Pinned() bool { return o.LoopSet || o.Loop != "" || o.Strict }
+
+// Answer is a decision: nothing (silent pass-through: the agent's own
+// permissions decide) or a verdict with its reason.
+type Answer struct {
+	Silent  bool
+	Verdict loops.Verdict
+	Reason  string
+}
+
+// Asks builds a failed-closed ask.
+func Asks(format string, args ...any) Answer {
+	return Answer{Verdict: loops.Ask, Reason: hook.Reason("", "failed closed", fmt.Sprintf(format, args...))}
+}
+
+// Allower is the allow side: it reports whether a loop's typed entries
+// (Bash(...), Edit(...), …) allow every action of a call, and the rule
+// that did. Natural-language entries never allow a tool call
+// (docs/threat-model.md#natural-language-entries-and-tool-calls).
+type Allower func(l *loops.Loop, c *Call) (rule string, ok bool)
+
+// TypedAllow is the allow side in use; nil allows nothing, so every call a
+// loop does not stop asks.
+var TypedAllow Allower
+
+// Decide answers one PreToolUse payload within ctx: a deadline or a panic
+// answers ask, never allow (docs/hook-protocol.md#claude-code-hooks: a
+// timed-out hook does not block).
+func Decide(ctx context.Context, env Env, o Options, data []byte, readErr error) Answer {
+	ch := make(chan Answer, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- Asks("internal error: %v — please report it at https://github.com/gitwarrant/gitwarrant/issues", r)
+			}
+		}()
+		ch <- decide(env, o, data, readErr)
+	}()
+	select {
+	case a := <-ch:
+		return a
+	case <-ctx.Done():
+		return Asks("the check did not finish in time (%v; is the record locked by a stuck process?)", ctx.Err())
+	}
+}
+
+func decide(env Env, o Options, data []byte, readErr error) Answer {
+	pinned := o.Pinned()
+	pl, err := hook.Decode(data)
+	if readErr != nil {
+		err = readErr
+	}
+	if err != nil {
+		place := FindPlace(env.getenv, o.Dir, env.getenv("CLAUDE_PROJECT_DIR"), env.Cwd)
+		if !pinned && place.Project == nil {
+			return Answer{Silent: true} // a bare hook outside a project costs nothing
+		}
+		return Asks("cannot read the hook payload: %v", err)
+	}
+	place := FindPlace(env.getenv, o.Dir, env.getenv("CLAUDE_PROJECT_DIR"), pl.Cwd, env.Cwd)
+	c := Analyse(pl, place, env)
+	if c.Denied != "" {
+		a := Answer{Verdict: loops.Deny, Reason: hook.Reason("", "self-protection", humanOnlyPrefix+c.Denied)}
+		if place.Project != nil && !o.NoRecord {
+			// Best effort: a deny stands even when it cannot be recorded.
+			_ = appendEntry(place.Project, entryFor(c, validLoopName(o.Loop), "self-protection: "+c.Denied, loops.Deny))
+		}
+		return a
+	}
+	if place.Project == nil {
+		if !pinned {
+			if c.Unreadable != "" {
+				return Answer{Verdict: loops.Ask, Reason: hook.Reason("", "unreadable call", c.Unreadable+" — it may touch what only a person may change, so a person decides")}
+			}
+			return Answer{Silent: true}
+		}
+		return Asks("no gitwarrant project: %v", place.ProjectErr)
+	}
+	if c.MapErr != nil {
+		return Asks("cannot map the tool call to a check: %v", c.MapErr)
+	}
+	return decideWarrant(env, o, place, c)
+}
+
+func validLoopName(s string) string {
+	if loops.ValidName(s) {
+		return s
+	}
+	return ""
+}
+
+func self(env Env) string {
+	if env.Self != "" {
+		return env.Self
+	}
+	p, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return p
+}

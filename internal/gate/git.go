@@ -1,0 +1,313 @@
+package gate
+
+import (
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/protect"
+	"github.com/gitwarrant/gitwarrant/internal/shell"
+)
+
+// git screens one git clause (docs/threat-model.md#what-the-gate-protects): config given on
+// the command line, hooks skipped, config written, the record's refs
+// rewritten, and pushes described for ask and never entries.
+func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
+	c := a.c
+	if st.pathChanged {
+		c.deny("git runs with a changed PATH, and the git hook shims skip themselves when gitwarrant is not on PATH")
+	}
+	for k, vs := range g.Config {
+		k = strings.ToLower(k)
+		switch {
+		case protect.HookKey(k):
+			c.deny("git is given " + k + " for this command, which redirects or switches off the hooks that anchor the record")
+		case protect.CodeKey(k):
+			c.unreadable("git is given " + k + ", which runs a program")
+		case strings.HasPrefix(k, "remote.") && (strings.HasSuffix(k, ".push") || strings.HasSuffix(k, ".mirror")):
+			for _, v := range vs {
+				if strings.Contains(strings.ToLower(v), "gitwarrant") || strings.HasPrefix(v, "+") && strings.Contains(v, "*") {
+					c.deny("git is given " + k + "=" + v + ", which forces or mirrors the record's refs")
+				}
+			}
+		}
+	}
+	if g.Opaque {
+		c.unreadable("git: " + g.Why)
+	}
+	args := words(g.Args)
+	// The canonical form with long options expanded, so `--forc` reads as
+	// `--force` to ask and never entries.
+	c.Texts = append(c.Texts, strings.TrimSpace("git "+g.Sub+" "+strings.Join(args, " ")))
+	lit := true
+	for _, w := range g.Args {
+		lit = lit && w.Literal
+	}
+	sub := strings.ToLower(g.Sub)
+	switch sub {
+	case "reflog expire", "reflog delete":
+		c.deny("git " + sub + " drops the history that shows the record's refs were rewritten")
+	case "commit", "merge", "push", "am", "rebase", "cherry-pick", "revert", "pull", "stash", "switch", "checkout":
+		for _, o := range g.Options {
+			if o.Name == "no-verify" && !o.Negated || o.Name == "verify" && o.Negated {
+				c.deny("git " + sub + " --no-verify skips the git hooks that anchor the record")
+			}
+		}
+		for _, w := range args {
+			if w == "--no-verify" {
+				c.deny("git " + sub + " --no-verify skips the git hooks that anchor the record")
+			}
+		}
+		if sub == "commit" && shortFlag(args, 'n', "mFCctS") {
+			c.deny("git commit -n skips the git hooks that anchor the record")
+		}
+	case "config", "config set", "config unset", "config edit", "config rename-section", "config remove-section", "config get", "config list":
+		a.gitConfig(args, g.Args)
+		for _, e := range g.Edits {
+			a.configEdit(e)
+		}
+		if g.Opaque && len(g.Edits) == 0 && !configReads(args) {
+			c.deny("git config with a word the gate cannot read may write core.hooksPath")
+		}
+	case "replace":
+		c.deny("git replace rewrites what objects (and the record's commits) read as")
+	case "reflog":
+		for _, w := range args {
+			if w == "expire" || w == "delete" {
+				c.deny("git reflog " + w + " drops the history that shows the record's refs were rewritten")
+			}
+		}
+	case "gc":
+		for _, w := range args {
+			if strings.HasPrefix(w, "--prune") {
+				c.deny("git gc " + w + " deletes the objects a rewritten record still points to")
+			}
+		}
+	case "commit-tree", "mktree", "fast-import":
+		c.deny("git " + sub + " builds commits the work tree never held, which a checkout could then bring into the loops")
+	case "prune", "filter-repo", "filter-branch":
+		c.deny("git " + sub + " rewrites or deletes history the record is anchored to")
+	case "update-ref", "symbolic-ref":
+		for _, w := range args {
+			if w == "--stdin" {
+				c.unreadable("git " + sub + " --stdin reads the refs to change from its input")
+			}
+		}
+	case "hook", "hook run":
+		if sub == "hook run" || len(args) > 0 && args[0] == "run" {
+			c.deny("git hook run runs gitwarrant's git hooks, which only git may run")
+		}
+	case "":
+		if !lit {
+			c.unreadable("the git command is built at run time")
+		}
+	}
+	if !readOnlyGit[sub] {
+		for _, w := range g.Args {
+			if touchesRecordRef(w.Text) {
+				c.deny("git " + sub + " touches refs/gitwarrant, where the record is committed")
+				break
+			}
+		}
+	}
+	if p := g.Push; p != nil {
+		c.Texts = append(c.Texts, p.Describe()...)
+		c.Texts = append(c.Texts, a.pushMeans(p)...)
+		if p.Mirror {
+			c.deny("git push --mirror forces and deletes every ref on the remote, the record's included")
+		}
+		for _, u := range p.Updates {
+			if !touchesRecordRef(u.Dst) && !wildRef(u.Dst) {
+				continue
+			}
+			if u.Delete || u.Force || p.Force || p.Delete {
+				c.deny("this push deletes or forces refs/gitwarrant, where the record is committed")
+			}
+		}
+	}
+	if sub != "" && !lit {
+		c.Opaque = true
+	}
+}
+
+// readOnlyGit are the git commands that only read refs.
+var readOnlyGit = map[string]bool{
+	"log": true, "show": true, "rev-parse": true, "for-each-ref": true, "cat-file": true,
+	"ls-remote": true, "rev-list": true, "show-ref": true, "diff": true, "describe": true,
+	"name-rev": true, "shortlog": true, "blame": true, "grep": true, "status": true, "merge-base": true,
+	"ls-tree": true, "ls-files": true, "verify-commit": true,
+}
+
+func touchesRecordRef(s string) bool {
+	l := strings.ToLower(s)
+	return strings.Contains(l, "refs/gitwarrant") || strings.HasPrefix(strings.TrimLeft(l, "+:^"), "gitwarrant/")
+}
+
+// wildRef reports a destination that can cover refs/gitwarrant: `refs/*`,
+// `*`, or a refspec left symbolic.
+func wildRef(dst string) bool {
+	return dst == "*" || strings.HasPrefix(dst, "refs/*") || dst == "refs/" || strings.HasSuffix(dst, "/*") && strings.HasPrefix("refs/gitwarrant/", strings.TrimSuffix(dst, "*"))
+}
+
+// shortFlag reports whether a cluster of short options (`-nm`) holds flag
+// before any option in valued (which takes the rest as its value).
+func shortFlag(args []string, flag byte, valued string) bool {
+	for _, w := range args {
+		if w == "--" {
+			return false
+		}
+		if len(w) < 2 || w[0] != '-' || w[1] == '-' {
+			continue
+		}
+		for i := 1; i < len(w); i++ {
+			if w[i] == flag {
+				return true
+			}
+			if strings.IndexByte(valued, w[i]) >= 0 {
+				break
+			}
+		}
+	}
+	return false
+}
+
+// gitConfig denies a write of a hook or code-executing key, an edit of a
+// whole config, and a write of a key the gate cannot read.
+func (a *analysis) gitConfig(args []string, ws []shell.Word) {
+	c := a.c
+	write, edit := true, false
+	key, keyLiteral := "", true
+	valued := map[string]bool{"--file": true, "-f": true, "--blob": true, "--type": true, "--default": true, "--comment": true, "--value": true, "--url": true}
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case w == "get", w == "list", w == "--get", w == "--get-all", w == "--get-regexp", w == "--get-urlmatch",
+			w == "--list", w == "-l", w == "--get-color", w == "--get-colorbool", w == "--show-origin", w == "--show-scope", w == "--name-only":
+			if w != "--show-origin" && w != "--show-scope" && w != "--name-only" {
+				write = false
+			}
+		case w == "edit", w == "-e", w == "--edit":
+			edit = true
+		case w == "--rename-section", w == "--remove-section", w == "rename-section", w == "remove-section":
+			if i+1 < len(args) {
+				s := strings.ToLower(args[i+1])
+				if s == "core" || strings.HasPrefix(s, "include") || protect.CodeKey(s+".x") {
+					c.deny("git config " + w + " " + args[i+1] + " changes which hooks and programs git runs")
+				}
+			}
+		case valued[w]:
+			if (w == "--file" || w == "-f") && i+1 < len(args) {
+				for _, cand := range []string{Resolve(args[i+1], a.cwd, a.place.Home), Lexical(args[i+1], a.cwd, a.place.Home)} {
+					if why, hit := a.place.placeWhy(cand); hit {
+						c.deny(why)
+					}
+				}
+			}
+			i++
+		case strings.HasPrefix(w, "-"), w == "set", w == "unset":
+		default:
+			if key == "" {
+				key, keyLiteral = strings.ToLower(w), ws[i].Literal
+			}
+		}
+	}
+	if edit {
+		c.deny("git config --edit opens a whole git config, whose core.hooksPath can switch off the hooks that anchor the record")
+		return
+	}
+	if !write || key == "" {
+		return
+	}
+	switch {
+	case !keyLiteral:
+		c.deny("git config writes a key built at run time, which may be core.hooksPath")
+	case protect.HookKey(key):
+		c.deny("git config " + key + " redirects or switches off the git hooks that anchor the record")
+	case protect.CodeKey(key):
+		c.deny("git config " + key + " makes git run a program")
+	}
+}
+
+// pushMeans adds what Describe leaves to the repository: a push of HEAD
+// (or with no refspec) is a push to the current branch, and a push of
+// every branch is a push to main and master too.
+func (a *analysis) pushMeans(p *shell.Push) []string {
+	var out []string
+	branch := ""
+	if a.place.Repo != nil {
+		if h, err := a.place.Repo.ReadHead(); err == nil {
+			branch = h.Branch
+		}
+	}
+	force := p.Force
+	for _, u := range p.Updates {
+		force = force || u.Force
+		// `git push --tags` (or --all, --mirror) with no refspec pushes no
+		// current branch; a push with no refspec otherwise does.
+		if (u.Dst == "HEAD" || u.Dst == "") && branch != "" && !p.Tags && !p.All && !p.Mirror {
+			out = append(out, "push to "+branch)
+			if p.Force || u.Force {
+				out = append(out, "force push to "+branch)
+			}
+		}
+	}
+	if p.All || p.Mirror || p.Matching || wildUpdates(p) {
+		for _, b := range []string{"main", "master"} {
+			out = append(out, "push to "+b)
+			if force || p.Mirror {
+				out = append(out, "force push to "+b)
+			}
+		}
+	}
+	return out
+}
+
+func wildUpdates(p *shell.Push) bool {
+	for _, u := range p.Updates {
+		// A wildcard that can name a branch: refs/heads/*, refs/*, * …
+		// (refs/tags/* cannot).
+		if strings.Contains(u.Dst, "*") && (!strings.HasPrefix(u.Dst, "refs/") || strings.HasPrefix(u.Dst, "refs/heads/") || strings.HasPrefix(u.Dst, "refs/*")) {
+			return true
+		}
+	}
+	return false
+}
+
+// configEdit denies a config change the parser read: a hook or
+// code-executing key, a whole-file edit, or a section of them renamed or
+// removed; a write into a protected config file is a write there.
+func (a *analysis) configEdit(e shell.ConfigEdit) {
+	c := a.c
+	key := strings.ToLower(e.Key)
+	switch e.Op {
+	case "edit":
+		c.deny("git config --edit opens a whole git config, whose core.hooksPath can switch off the hooks that anchor the record")
+	case "rename-section", "remove-section":
+		if key == "core" || strings.HasPrefix(key, "include") || protect.CodeKey(key+".x") {
+			c.deny("git config " + e.Op + " " + e.Key + " changes which hooks and programs git runs")
+		}
+	default:
+		switch {
+		case protect.HookKey(key):
+			c.deny("git config " + e.Key + " redirects or switches off the git hooks that anchor the record")
+		case protect.CodeKey(key):
+			c.deny("git config " + e.Key + " makes git run a program")
+		}
+	}
+	if e.File != "" {
+		for _, cand := range []string{Resolve(e.File, a.cwd, a.place.Home), Lexical(e.File, a.cwd, a.place.Home)} {
+			if why, hit := a.place.placeWhy(cand); hit {
+				c.deny(why)
+			}
+		}
+	}
+}
+
+// configReads reports a git config command line that only reads.
+func configReads(args []string) bool {
+	for _, w := range args {
+		switch w {
+		case "get", "list", "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--get-color", "--get-colorbool":
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,910 @@
+package gate
+
+import (
+	"crypto/sha256"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/protect"
+	"github.com/gitwarrant/gitwarrant/internal/shell"
+)
+
+// maxScriptDepth bounds how deep scripts run by a command (and scripts
+// written then run) are followed.
+const maxScriptDepth = 3
+
+// shells run a script file named as their first operand.
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "source": true, ".": true}
+
+// interpreters run code the gate cannot read.
+var interpreters = map[string]bool{
+	"python": true, "python2": true, "python3": true, "node": true, "nodejs": true, "perl": true,
+	"ruby": true, "php": true, "deno": true, "bun": true, "awk": true, "gawk": true, "mawk": true,
+	"lua": true, "tclsh": true, "rscript": true, "osascript": true, "pwsh": true, "powershell": true,
+	"eval": true, "sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true,
+	"busybox": true, "expect": true, "groovy": true, "jshell": true, "irb": true,
+}
+
+// shell analyses one shell command line (docs/threat-model.md).
+func (a *analysis) shell(cmd string, depth int) {
+	s := shell.Parse(cmd)
+	if s.Opaque {
+		a.opaqueText(cmd, "a command the shell parser cannot read ("+s.Why+")")
+		for _, l := range s.Literals {
+			if m := mentions(l); m != "" {
+				a.c.deny("it names " + m + " in a command the gate cannot read")
+			}
+		}
+	}
+	st := &shellState{}
+	for i := range s.Clauses {
+		a.clause(&s.Clauses[i], st, depth)
+	}
+}
+
+// shellState is what earlier clauses change for later ones: whether PATH
+// was changed. (The parser follows `cd` itself: a clause's Dir, and its
+// effects joined to it.)
+type shellState struct {
+	pathChanged bool
+}
+
+func words(ws []shell.Word) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Text
+	}
+	return out
+}
+
+func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
+	c := a.c
+	argv := words(cl.Argv)
+	var assigns []string
+	for _, as := range cl.Assigns {
+		assigns = append(assigns, as.Name+"="+as.Value.Text)
+		a.assign(as.Name, as.Value.Text, st)
+		if as.Unset && protect.PathSwitch(as.Name) {
+			st.pathChanged = true
+		}
+	}
+	if cl.EnvCleared {
+		st.pathChanged = true // env -i: no PATH at all
+	}
+	canon := strings.TrimSpace(strings.Join(append(append([]string{}, assigns...), argv...), " "))
+	if canon != "" {
+		c.Texts = append(c.Texts, canon)
+	}
+	// A secret or key named anywhere in the clause (`git add .env`, `cat
+	// id_rsa`, `cp .env /tmp`) is said in words, for "secrets" entries.
+	for _, w := range argv[min(1, len(argv)):] {
+		if f := strings.TrimLeft(w, "@"); !strings.HasPrefix(f, "-") && isSecret(f) {
+			c.Texts = append(c.Texts, "secrets "+f)
+			c.Secret = f
+		}
+	}
+	act := Action{Kind: "run", Argv: argv, Assigns: assigns, Opaque: cl.Opaque, Why: cl.Why}
+	if cl.Opaque {
+		c.Opaque = true
+	}
+	c.Actions = append(c.Actions, act)
+	for _, e := range cl.Effects() {
+		a.effect(cl, e)
+	}
+	if len(cl.Argv) == 0 {
+		return
+	}
+	w0 := cl.Argv[0]
+	name := path.Base(strings.ReplaceAll(w0.Text, `\`, "/"))
+	lname := strings.ToLower(name)
+	if !w0.Literal || w0.Glob {
+		a.opaqueCommand(cl, argv)
+	}
+	if isCmdlet(name) {
+		a.opaqueText(cl.Text, "a PowerShell cmdlet")
+	}
+	a.extraWrites(cl, lname)
+	switch lname {
+	case "export", "declare", "typeset", "readonly", "local":
+		for _, w := range argv[1:] {
+			if k, v, ok := strings.Cut(w, "="); ok {
+				a.assign(k, v, st)
+			}
+		}
+	case "unset":
+		for _, w := range argv[1:] {
+			if strings.EqualFold(w, "PATH") {
+				st.pathChanged = true
+			}
+		}
+	}
+	a.gitwarrant(cl, argv)
+	a.hookManagers(argv)
+	a.signing(cl, argv, lname)
+	a.scriptWrite(cl, argv, lname, depth)
+	if g, ok := cl.Git(); ok {
+		a.git(g, cl, st)
+	}
+	if cl.Opaque && (interpreters[lname] || !w0.Literal) {
+		a.opaqueCode(cl)
+	}
+	if depth < maxScriptDepth {
+		a.scriptRun(cl, argv, lname, st, depth)
+	}
+	a.describeNetwork(argv, lname)
+}
+
+// assign screens one environment assignment for the command(s) it reaches.
+func (a *analysis) assign(name, value string, st *shellState) {
+	if why, hit := protect.HookSwitch(name, value); hit {
+		a.c.deny(why + "; the git hooks anchor the record")
+	}
+	if protect.PathSwitch(name) {
+		st.pathChanged = true
+	}
+}
+
+// effect screens one path a clause writes, deletes, links, chmods or
+// reads. A recursive or vague effect (a tree copied or deleted, an archive
+// extracted, find's matches) covers everything below its path, so a
+// protected place inside it is hit too.
+func (a *analysis) effect(cl *shell.Clause, e shell.Effect) {
+	c := a.c
+	kind := e.Kind
+	ancestors := kind == "delete" || e.Tree || e.Vague
+	if e.Vague && a.vague(cl, e) {
+		return
+	}
+	if kind == "write" && e.Tree && sourceFormatters[e.Via] {
+		// A formatter of program source rewrites its own language's files
+		// under the tree; the protected places hold none of them.
+		ancestors = false
+	} else if kind == "write" && e.Tree && markupFormatters[e.Via] {
+		// A formatter of shell, Markdown, JSON or YAML can reach the loops,
+		// the hooks and the settings: over a tree holding them, a person
+		// decides.
+		for _, p := range wordPaths(e.Path) {
+			if p.pattern != "" && !p.glob {
+				abs := Resolve(p.text, a.cwd, a.place.Home)
+				if _, hit := a.place.placeWhy(abs); !hit {
+					if why, in := a.place.ancestorWhy(abs); in {
+						a.c.unreadable(e.Via + " rewrites files under " + p.text + ", and " + strings.TrimPrefix(why, "it "))
+					}
+				}
+			}
+		}
+		ancestors = false
+	}
+	dirUnknown := strings.HasPrefix(cl.Why, "working directory unknown")
+	for _, p := range wordPaths(e.Path) {
+		if p.pattern == "" {
+			// Built at run time: a mention of a protected place denies,
+			// anything else cannot be read.
+			if kind == "read" {
+				continue
+			}
+			if m := mentions(e.Path.Text); m != "" {
+				c.deny("it writes to a path built at run time that names " + m)
+			} else {
+				c.unreadable("it writes to a path built at run time (" + e.Path.Text + ")")
+			}
+			continue
+		}
+		if dirUnknown && kind != "read" && !filepath.IsAbs(p.text) && !strings.HasPrefix(p.text, "~") {
+			if m := mentions(p.text); m != "" {
+				c.deny("it writes " + p.text + ", which names " + m + ", from a directory the gate cannot read")
+			}
+			c.unreadable("it writes to a relative path after changing to a directory the gate cannot read")
+		}
+		a.screenPath(kind, p, a.cwd, ancestors)
+	}
+	if e.LinkTarget != nil {
+		for _, p := range wordPaths(*e.LinkTarget) {
+			if p.pattern == "" {
+				if m := mentions(e.LinkTarget.Text); m != "" {
+					c.deny("it creates a link to a path built at run time that names " + m)
+				}
+				continue
+			}
+			// A symbolic link's target is relative to the link's directory,
+			// a hard link's to the working directory: both are tried.
+			bases := []string{a.cwd}
+			for _, lp := range wordPaths(e.Path) {
+				if lp.pattern != "" && !lp.glob {
+					bases = append(bases, filepath.Dir(Lexical(lp.text, a.cwd, a.place.Home)))
+				}
+			}
+			for _, b := range bases {
+				var probe Call
+				sub := &analysis{c: &probe, place: a.place, env: a.env, cwd: a.cwd}
+				if sub.screenPath("link", p, b, false) {
+					c.deny("it creates a link that points into a protected place, and a write through the link is a write there: " + probe.Denied)
+					return
+				}
+			}
+		}
+	}
+}
+
+// wpath is one path a word may stand for: literal text, or a glob.
+type wpath struct {
+	text    string
+	pattern string // "" when the word is built at run time
+	glob    bool
+}
+
+func wordPaths(w shell.Word) []wpath {
+	if !w.Literal {
+		return []wpath{{text: w.Text}}
+	}
+	if len(w.Braces) == 0 {
+		if w.Glob && w.Pattern != "" {
+			return []wpath{{text: w.Pattern, pattern: w.Pattern, glob: true}}
+		}
+		return []wpath{{text: w.Text, pattern: w.Text}}
+	}
+	out := make([]wpath, 0, len(w.Braces))
+	for _, t := range w.Braces {
+		g := strings.ContainsAny(t, "*?[")
+		out = append(out, wpath{text: t, pattern: t, glob: g})
+	}
+	return out
+}
+
+// screenPath decides one path in one working directory; it reports
+// whether it denied.
+func (a *analysis) screenPath(kind string, p wpath, cwd string, ancestors bool) bool {
+	c := a.c
+	if p.glob {
+		lex := Lexical(p.text, cwd, a.place.Home)
+		pats := []string{globPattern(lex), globPattern(resolveGlobPrefix(lex))}
+		if kind == "read" {
+			return false
+		}
+		for _, pat := range pats {
+			if why, hit := a.place.patternWhy(pat, ancestors); hit {
+				c.deny(why + " (the glob " + p.text + " can match it)")
+				return true
+			}
+		}
+		c.Texts = append(c.Texts, describe(kind, a.place.rel(lex)))
+		return false
+	}
+	abs := Resolve(p.text, cwd, a.place.Home)
+	lex := Lexical(p.text, cwd, a.place.Home)
+	rel := a.place.rel(abs)
+	c.Actions = append(c.Actions, Action{Kind: kind, Path: abs, Rel: rel})
+	c.Texts = append(c.Texts, describe(kind, rel))
+	if isSecret(abs) {
+		c.Texts = append(c.Texts, "secrets "+rel)
+		c.Secret = rel
+	}
+	if kind == "read" {
+		if isSecret(abs) {
+			c.Texts = append(c.Texts, "read secrets "+rel)
+		}
+		return false
+	}
+	for _, cand := range []string{abs, lex} {
+		why, hit := a.place.placeWhy(cand)
+		if !hit && ancestors {
+			why, hit = a.place.ancestorWhy(cand)
+		}
+		if hit {
+			c.deny(why)
+			return true
+		}
+	}
+	return false
+}
+
+func describe(kind, rel string) string {
+	switch kind {
+	case "read":
+		return "read " + rel
+	case "delete":
+		return "delete " + rel
+	case "link":
+		return "link " + rel
+	case "chmod":
+		return "chmod " + rel
+	}
+	return "write to " + rel
+}
+
+// resolveGlobPrefix resolves the symlinks of a glob's directories before
+// its first wildcard.
+func resolveGlobPrefix(lex string) string {
+	parts := strings.Split(filepath.ToSlash(lex), "/")
+	for i, p := range parts {
+		if strings.ContainsAny(p, "*?[") {
+			prefix := strings.Join(parts[:i], "/")
+			if prefix == "" {
+				prefix = "/"
+			}
+			return filepath.ToSlash(Resolve(prefix, "/", "")) + "/" + strings.Join(parts[i:], "/")
+		}
+	}
+	return filepath.ToSlash(Resolve(lex, "/", ""))
+}
+
+// opaqueCommand handles a command named by a variable, a substitution or a
+// glob: it is never allowed, and a glob that can name gitwarrant (or a
+// variable beside a human-only word) is a denial.
+func (a *analysis) opaqueCommand(cl *shell.Clause, argv []string) {
+	w0 := cl.Argv[0]
+	a.c.unreadable("the command name is not literal (" + w0.Text + ")")
+	if w0.Literal && w0.Glob {
+		pat := globPattern(path.Base(w0.Text))
+		for _, n := range []string{"gitwarrant", "docket"} {
+			if intersect(pat, n) || intersect(pat, n+"-"+string(starOne)) {
+				a.c.deny("the command name " + w0.Text + " can be gitwarrant")
+			}
+		}
+	}
+	if len(argv) > 1 && protect.HumanOnly[strings.ToLower(argv[1])] && cl.Argv[1].Literal {
+		a.c.deny("a command named at run time is given `" + argv[1] + "`, which only people may run if the command is gitwarrant")
+	}
+}
+
+func lower(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.ToLower(s)
+	}
+	return out
+}
+
+// opaqueCode screens code the gate cannot read (an interpreter one-liner,
+// eval or sh -c of a string built at run time): a mention of a protected
+// place in its literal parts denies.
+func (a *analysis) opaqueCode(cl *shell.Clause) {
+	a.c.unreadable("it runs code the gate cannot read (" + cl.Why + ")")
+	var lits []string
+	for _, w := range cl.Argv {
+		lits = append(lits, w.Parts...)
+		lits = append(lits, w.Text)
+	}
+	for _, r := range cl.Redirs {
+		lits = append(lits, r.Target.Text)
+	}
+	for _, l := range lits {
+		if m := mentions(l); m != "" {
+			a.c.deny("it names " + m + " in code the gate cannot read (" + cl.Why + ")")
+			return
+		}
+	}
+	if sub := humanOnlyIn(lower(strings.Fields(strings.Join(lits, " ")))); sub != "" {
+		a.c.deny("`gitwarrant " + sub + "` is for people only")
+	}
+}
+
+// gitwarrant denies running one of gitwarrant's human-only commands: by
+// name (a path or a build ending in it, `go run ./cmd/gitwarrant`, `npx
+// docket-agent`), or through any executable that is the running binary
+// (the same file, or the same bytes under another name).
+func (a *analysis) gitwarrant(cl *shell.Clause, argv []string) {
+	for i, w := range argv {
+		if i > 0 && (argv[i-1] == "cd" || argv[i-1] == "pushd") {
+			continue
+		}
+		isGW := protect.BinaryName(w)
+		if !isGW && i == 0 && cl.Argv[0].Literal {
+			isGW = a.sameBinary(w)
+		}
+		if !isGW {
+			continue
+		}
+		if i > 0 && !launcher(argv[:i]) {
+			// A word naming gitwarrant among another command's arguments
+			// (a path to read) is not a run of it, unless a launcher runs it.
+			continue
+		}
+		rest := cl.Argv[i+1:]
+		sub, literal := subcommand(rest)
+		switch {
+		case protect.HumanOnly[strings.ToLower(sub)]:
+			a.c.deny("`gitwarrant " + sub + "` is for people only (amending, reviewing, signing, keys, the hooks and (un)installing the gates)")
+		case !literal:
+			a.c.deny("gitwarrant is given a command built at run time, which may be one only people run")
+		}
+	}
+}
+
+// launcher reports argv words that run the program named next: `go run`,
+// npx, a wrapper the parser did not unwrap.
+func launcher(prefix []string) bool {
+	for _, w := range prefix {
+		switch path.Base(w) {
+		case "run", "npx", "bunx", "pnpx", "exec", "dlx", "x":
+			return true
+		}
+	}
+	return false
+}
+
+// subcommand is the first word that is not a flag (skipping --dir's
+// value); literal is false when that word is built at run time.
+func subcommand(rest []shell.Word) (string, bool) {
+	for i := 0; i < len(rest); i++ {
+		w := rest[i]
+		if !w.Literal {
+			return w.Text, false
+		}
+		if w.Text == "--dir" || w.Text == "-C" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(w.Text, "-") {
+			continue
+		}
+		return w.Text, true
+	}
+	return "", true
+}
+
+// humanOnlyIn returns the first human-only command that follows a word
+// naming gitwarrant in lower-cased words, or "".
+func humanOnlyIn(ws []string) string {
+	for i, w := range ws {
+		if !protect.BinaryName(w) {
+			continue
+		}
+		for _, later := range ws[i+1:] {
+			if protect.HumanOnly[later] {
+				return later
+			}
+			if protect.AgentSafe[later] {
+				break
+			}
+		}
+	}
+	return ""
+}
+
+// hookManagers denies `pre-commit|lefthook|husky uninstall` (and the
+// managers' other ways to drop hooks).
+func (a *analysis) hookManagers(argv []string) {
+	for i, w := range argv {
+		base := strings.ToLower(path.Base(w))
+		for _, m := range protect.HookManagerCommands {
+			if base != m && base != m+".exe" {
+				continue
+			}
+			for _, later := range argv[i+1:] {
+				switch strings.ToLower(later) {
+				case "uninstall", "clean", "gc", "rm", "remove":
+					a.c.deny(m + " " + later + " removes the git hooks through which gitwarrant anchors the record")
+					return
+				}
+			}
+		}
+	}
+}
+
+// sameBinary reports whether the executable a command name resolves to
+// (a path, or a name looked up on PATH) is the running gitwarrant binary:
+// the same file, or a copy with the same bytes.
+func (a *analysis) sameBinary(name string) bool {
+	me := self(a.env)
+	if me == "" {
+		return false
+	}
+	var p string
+	if strings.ContainsRune(name, '/') {
+		p = Resolve(name, a.cwd, a.place.Home)
+	} else {
+		lp, err := exec.LookPath(name)
+		if err != nil {
+			return false
+		}
+		p = lp
+	}
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	mi, err := os.Stat(me)
+	if err != nil {
+		return false
+	}
+	if os.SameFile(fi, mi) {
+		return true
+	}
+	if fi.Size() != mi.Size() {
+		return false
+	}
+	return fileHash(p) == fileHash(me)
+}
+
+func fileHash(p string) string {
+	f, err := os.Open(p)
+	if err != nil {
+		return p
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return p
+	}
+	return string(h.Sum(nil))
+}
+
+// scriptRun follows a script the clause runs: `sh x.sh`, `bash x`, `.
+// x.sh`, `source x`, `./x.sh`. A shell script is parsed and screened like
+// the command itself; a script in another language is screened for
+// mentions of protected places; a script that does not exist yet cannot be
+// read.
+func (a *analysis) scriptRun(cl *shell.Clause, argv []string, lname string, st *shellState, depth int) {
+	var file string
+	shellScript := false
+	switch {
+	case shells[lname] || interpreters[lname]:
+		for i := 1; i < len(cl.Argv); i++ {
+			w := cl.Argv[i]
+			if strings.HasPrefix(w.Text, "-") {
+				if w.Text == "-c" || w.Text == "-e" || w.Text == "-m" || w.Text == "-s" {
+					return
+				}
+				continue
+			}
+			if !w.Literal {
+				return
+			}
+			file = w.Text
+			break
+		}
+		shellScript = shells[lname]
+	case strings.ContainsRune(argv[0], '/') && cl.Argv[0].Literal:
+		file = argv[0]
+	default:
+		return
+	}
+	if file == "" {
+		if shells[lname] && lname != "source" && lname != "." {
+			// A shell reading its script from stdin (a pipe, a here-doc
+			// the parser did not see as a script).
+			a.c.unreadable("a shell reads its commands from standard input")
+		}
+		return
+	}
+	dir := a.cwd
+	if cl.Dir != "" {
+		dir = Resolve(cl.Dir, a.cwd, a.place.Home)
+	}
+	p := Resolve(file, dir, a.place.Home)
+	content, ok := readSmall(p, 256<<10)
+	if !ok {
+		if _, err := os.Stat(p); err != nil && (shellScript || strings.ContainsRune(argv[0], '/')) {
+			a.c.unreadable("it runs " + file + ", which does not exist yet")
+		}
+		return
+	}
+	first, _, _ := strings.Cut(content, "\n")
+	if !shellScript && strings.HasPrefix(first, "#!") {
+		sb := strings.Fields(strings.TrimPrefix(first, "#!"))
+		if len(sb) > 0 {
+			n := path.Base(sb[0])
+			if n == "env" && len(sb) > 1 {
+				n = path.Base(sb[1])
+			}
+			shellScript = shells[n]
+		}
+	} else if !shellScript && !interpreters[lname] {
+		shellScript = !strings.HasPrefix(first, "#!") && !strings.ContainsRune(content, 0)
+	}
+	if shellScript {
+		sub := &analysis{c: a.c, place: a.place, env: a.env, cwd: dir}
+		sub.shell(content, depth+1)
+		return
+	}
+	if strings.ContainsRune(content, 0) {
+		return // a compiled program: what it does cannot be read
+	}
+	if m := mentions(content); m != "" {
+		a.c.deny("it runs " + file + ", which names " + m)
+	}
+}
+
+// describeNetwork adds "send to <host>" for commands that send data out.
+func (a *analysis) describeNetwork(argv []string, lname string) {
+	switch lname {
+	case "curl", "wget", "nc", "ncat", "netcat", "scp", "rsync", "sftp", "ftp", "http", "https", "xh":
+	default:
+		return
+	}
+	upload := lname != "curl" && lname != "wget"
+	for _, w := range argv[1:] {
+		if strings.HasPrefix(w, "-d") || strings.HasPrefix(w, "--data") || strings.HasPrefix(w, "-F") ||
+			strings.HasPrefix(w, "--form") || w == "-T" || strings.HasPrefix(w, "--upload") || strings.HasPrefix(w, "--post") {
+			upload = true
+		}
+		if strings.HasPrefix(w, "@") || strings.Contains(w, "=@") {
+			f := w[strings.IndexByte(w, '@')+1:]
+			a.c.Texts = append(a.c.Texts, "read "+f, "send "+f)
+			if isSecret(f) {
+				a.c.Texts = append(a.c.Texts, "send secrets "+f, "read secrets "+f)
+			}
+		}
+	}
+	for _, w := range argv[1:] {
+		if i := strings.Index(w, "://"); i >= 0 {
+			host := w[i+3:]
+			if j := strings.IndexAny(host, "/?#"); j >= 0 {
+				host = host[:j]
+			}
+			if upload {
+				a.c.Texts = append(a.c.Texts, "send data to "+host, "upload to "+host)
+			} else {
+				a.c.Texts = append(a.c.Texts, "download from "+host)
+			}
+		}
+	}
+}
+
+// isCmdlet reports a PowerShell cmdlet name (Verb-Noun).
+func isCmdlet(name string) bool {
+	v, n, ok := strings.Cut(name, "-")
+	return ok && len(v) > 1 && len(n) > 0 && v[0] >= 'A' && v[0] <= 'Z' && v[1] >= 'a' && v[1] <= 'z' && n[0] >= 'A' && n[0] <= 'Z'
+}
+
+// editors write every file they are given.
+var editors = map[string]bool{"vi": true, "vim": true, "nvim": true, "nano": true, "emacs": true, "ed": true, "ex": true, "pico": true, "micro": true, "joe": true, "kak": true, "hx": true, "code": true, "subl": true}
+
+// extraWrites adds the writes of commands whose output file is an option
+// value or every operand: downloads (curl -o, wget -O/-P), editors, and
+// mkdir/touch/unzip -d. They are screened like any effect.
+func (a *analysis) extraWrites(cl *shell.Clause, lname string) {
+	args := cl.Expanded()
+	var targets []shell.Word
+	valueOf := func(opts ...string) {
+		for i := 1; i < len(args); i++ {
+			t := args[i].Text
+			for _, o := range opts {
+				switch {
+				case t == o && i+1 < len(args):
+					targets = append(targets, args[i+1])
+				case strings.HasPrefix(o, "--") && strings.HasPrefix(t, o+"="):
+					w := args[i]
+					w.Text = strings.TrimPrefix(t, o+"=")
+					w.Pattern = ""
+					targets = append(targets, w)
+				case !strings.HasPrefix(o, "--") && len(t) > len(o) && strings.HasPrefix(t, o) && !strings.HasPrefix(t, "--"):
+					w := args[i]
+					w.Text = t[len(o):]
+					w.Pattern = ""
+					targets = append(targets, w)
+				}
+			}
+		}
+	}
+	switch lname {
+	case "cp":
+		a.copyLinks(cl, args)
+		return
+	case "curl":
+		valueOf("-o", "--output", "--output-dir", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--stderr")
+	case "wget":
+		valueOf("-O", "--output-document", "-P", "--directory-prefix", "-o", "--output-file", "-a", "--append-output")
+	case "unzip":
+		valueOf("-d")
+	case "7z", "7za":
+		valueOf("-o")
+	case "tar", "bsdtar", "gtar":
+		valueOf("-C", "--directory")
+	case "mkdir", "touch", "mkfifo", "mknod":
+		for _, w := range args[1:] {
+			if !strings.HasPrefix(w.Text, "-") {
+				targets = append(targets, w)
+			}
+		}
+	default:
+		if !editors[lname] {
+			return
+		}
+		for _, w := range args[1:] {
+			if !strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "+") {
+				targets = append(targets, w)
+			}
+		}
+	}
+	for _, t := range targets {
+		a.effect(cl, shell.Effect{Kind: "write", Path: t, Tree: lname == "tar" || lname == "unzip" || lname == "7z" || lname == "7za" || lname == "bsdtar" || lname == "gtar", Via: lname})
+	}
+}
+
+// signing denies `ssh-keygen -Y sign` in gitwarrant's namespace: a
+// signature there vouches for a warrant amend or a review, which only a
+// person gives.
+func (a *analysis) signing(cl *shell.Clause, argv []string, lname string) {
+	if lname != "ssh-keygen" {
+		return
+	}
+	sign, ns, nsLit := false, "", true
+	args := cl.Expanded()
+	for i := 1; i < len(args); i++ {
+		t := args[i].Text
+		switch {
+		case t == "-Y" && i+1 < len(args):
+			sign = sign || args[i+1].Text == "sign"
+			i++
+		case strings.HasPrefix(t, "-Y"):
+			sign = sign || t[2:] == "sign"
+		case t == "-n" && i+1 < len(args):
+			ns, nsLit = args[i+1].Text, args[i+1].Literal
+			i++
+		case strings.HasPrefix(t, "-n"):
+			ns, nsLit = t[2:], args[i].Literal
+		}
+	}
+	if !sign {
+		return
+	}
+	switch {
+	case strings.Contains(strings.ToLower(ns), "gitwarrant") || strings.Contains(strings.ToLower(ns), "docket"):
+		a.c.deny("ssh-keygen -Y sign -n " + ns + " signs as a person in gitwarrant's namespace (amends, reviews)")
+	case !nsLit:
+		a.c.deny("ssh-keygen -Y sign with a namespace built at run time may sign in gitwarrant's namespace")
+	}
+}
+
+// scriptWrite screens the content echo or printf writes into a script
+// file, as a file tool's content is (a two-step attack: write, then run).
+func (a *analysis) scriptWrite(cl *shell.Clause, argv []string, lname string, depth int) {
+	if (lname != "echo" && lname != "printf") || depth >= maxScriptDepth {
+		return
+	}
+	script := false
+	for _, r := range cl.Redirs {
+		if strings.HasPrefix(r.Op, ">") || r.Op == "&>" || r.Op == "&>>" || r.Op == "<>" {
+			script = script || looksLikeScriptName(r.Target.Text)
+		}
+	}
+	if !script {
+		return
+	}
+	body := strings.Join(argv[1:], " ")
+	body = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(body)
+	a.shell(body, depth+1)
+}
+
+// copyLinks treats `cp -s` (symbolic) and `cp -l` (hard) as creating
+// links to every source: a link into a protected place is a write there.
+func (a *analysis) copyLinks(cl *shell.Clause, args []shell.Word) {
+	link := false
+	var ops []shell.Word
+	for _, w := range args[1:] {
+		t := w.Text
+		switch {
+		case t == "--symbolic-link" || t == "--link":
+			link = true
+		case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "sl"):
+			link = true
+		case !strings.HasPrefix(t, "-"):
+			ops = append(ops, w)
+		}
+	}
+	if !link || len(ops) < 2 {
+		return
+	}
+	dst := ops[len(ops)-1]
+	for _, src := range ops[:len(ops)-1] {
+		t := src
+		a.effect(cl, shell.Effect{Kind: "link", Path: dst, LinkTarget: &t, Via: "cp"})
+	}
+}
+
+// vague decides an effect whose files are not named on the command line
+// (docs/threat-model.md#what-the-gate-protects), and reports whether it
+// did. Git moving the work tree to a commit (switch, checkout, reset,
+// merge, pull, stash, rebase …) writes what commits hold, not what the
+// agent names: it is the loop's to decide. A patch is read and every path
+// it touches screened. An archive or git clean under a directory that
+// holds a protected place cannot be read: a person decides. find's matches
+// stay a deletion of everything below its start.
+func (a *analysis) vague(cl *shell.Clause, e shell.Effect) bool {
+	via := e.Via
+	switch {
+	case via == "git apply" || via == "git am" || strings.HasPrefix(via, "patch"):
+		a.patches(cl)
+		return true
+	case via == "git clean":
+		if why, hit := a.place.ancestorWhy(Resolve(e.Path.Text, a.cwd, a.place.Home)); hit {
+			a.c.unreadable("git clean deletes untracked files, and " + why)
+		}
+		return true
+	case strings.HasPrefix(via, "git "):
+		return true
+	case strings.HasPrefix(via, "find"):
+		return false
+	}
+	for _, p := range wordPaths(e.Path) {
+		if p.pattern == "" || p.glob {
+			return false
+		}
+		abs := Resolve(p.text, a.cwd, a.place.Home)
+		if why, hit := a.place.placeWhy(abs); hit {
+			a.c.deny(why)
+			return true
+		}
+		if why, hit := a.place.ancestorWhy(abs); hit {
+			a.c.unreadable(via + " writes files it does not name under a directory where " + strings.TrimPrefix(why, "it "))
+		}
+	}
+	return true
+}
+
+// patches reads the patch files a clause applies (operands and standard
+// input) and screens every path they touch; a patch it cannot read makes
+// the call unreadable.
+func (a *analysis) patches(cl *shell.Clause) {
+	var files []string
+	for _, r := range cl.Redirs {
+		if r.Op == "<" {
+			files = append(files, r.Target.Text)
+		}
+	}
+	args := cl.Expanded()
+	for i := 1; i < len(args); i++ {
+		t := args[i].Text
+		switch {
+		case t == "-i" && i+1 < len(args):
+			files = append(files, args[i+1].Text)
+			i++
+		case strings.HasPrefix(t, "-") || t == "apply" || t == "am":
+		case strings.HasSuffix(t, ".diff") || strings.HasSuffix(t, ".patch") || args[0].Text == "git":
+			files = append(files, t)
+		}
+	}
+	if len(files) == 0 {
+		a.c.unreadable("a patch is read from standard input")
+		return
+	}
+	for _, f := range files {
+		body, ok := readSmall(Resolve(f, a.cwd, a.place.Home), 1<<20)
+		if !ok {
+			a.c.unreadable("the patch " + f + " cannot be read")
+			continue
+		}
+		for _, line := range strings.Split(body, "\n") {
+			var p string
+			switch {
+			case strings.HasPrefix(line, "+++ "), strings.HasPrefix(line, "--- "):
+				p = strings.TrimSpace(line[4:])
+			case strings.HasPrefix(line, "rename to "), strings.HasPrefix(line, "copy to "):
+				_, p, _ = strings.Cut(line, " to ")
+			case strings.HasPrefix(line, "diff --git "):
+				f := strings.Fields(line)
+				p = f[len(f)-1]
+			default:
+				continue
+			}
+			if i := strings.IndexByte(p, '\t'); i >= 0 {
+				p = p[:i]
+			}
+			if p == "/dev/null" || p == "" {
+				continue
+			}
+			for _, cand := range []string{p, strings.TrimPrefix(strings.TrimPrefix(p, "a/"), "b/")} {
+				for _, abs := range []string{Resolve(cand, a.cwd, a.place.Home), Lexical(cand, a.cwd, a.place.Home)} {
+					if why, hit := a.place.placeWhy(abs); hit {
+						a.c.deny("the patch " + f + " " + strings.TrimPrefix(why, "it "))
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// sourceFormatters rewrite program source only; markupFormatters also
+// shell scripts, Markdown, JSON or YAML (the loops, hooks and settings).
+var (
+	sourceFormatters = map[string]bool{"gofmt": true, "goimports": true, "eslint": true, "black": true, "isort": true,
+		"autopep8": true, "rustfmt": true, "clang-format": true, "ruff": true, "terraform": true}
+	markupFormatters = map[string]bool{"prettier": true, "shfmt": true, "yq": true, "sd": true, "dprint": true, "biome": true, "deno": true}
+)

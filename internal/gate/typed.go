@@ -1,0 +1,110 @@
+package gate
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/hook"
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/typed"
+)
+
+// The typed side of a decision (docs/typed-entries.md#rules-of-meaning):
+// a call is read as typed units (each clause, each file it touches, each
+// path, host or MCP tool); a typed never entry matching any unit denies and
+// an ask entry asks, wrappers looked through; the call is allowed only when
+// every unit is allowed by a typed entry.
+
+func init() { TypedAllow = typedAllow }
+
+// typedEnv is where the call runs, for the typed units.
+func typedEnv(c *Call, place Place, env Env) typed.Env {
+	cwd := c.Payload.Cwd
+	if cwd == "" {
+		cwd = env.Cwd
+	}
+	return typed.Env{Root: place.Root, Home: place.Home, Cwd: cwd, Branch: typed.CurrentBranch(place.Root),
+		Resolve: func(p string) string { return Resolve(p, cwd, place.Home) }}
+}
+
+// TypedDecision decides a call with a loop's typed entries.
+func TypedDecision(l *loops.Loop, c *Call, te typed.Env) typed.Decision {
+	var in map[string]any
+	if json.Unmarshal(c.Payload.ToolInput, &in) != nil {
+		return typed.Decision{Verdict: loops.Ask, Rule: "opaque: tool_input is not an object"}
+	}
+	return typed.Decide(l.Warrant.Typed(), typed.Units(c.Payload.ToolName, in, te))
+}
+
+// typedAllow is the Allower: every unit allowed by a typed entry.
+func typedAllow(l *loops.Loop, c *Call) (string, bool) {
+	if c.typed == nil {
+		return "", false
+	}
+	d := *c.typed
+	return d.Rule, d.Verdict == loops.Allow
+}
+
+// typedScreen applies the loop's typed ask and never entries (and
+// remembers the whole decision for typedAllow).
+func typedScreen(l *loops.Loop, c *Call, te typed.Env) (loops.Result, bool) {
+	d := TypedDecision(l, c, te)
+	c.typed = &d
+	if d.Verdict == loops.Allow {
+		return loops.Result{}, false
+	}
+	for _, u := range d.Units {
+		if u.Entry != nil && (u.Entry.List == "never" || u.Entry.List == "ask") && u.Rule == d.Rule {
+			why := "matches the ask list — a human approves this every time."
+			if u.Verdict == loops.Deny {
+				why = "matches a hard stop. Never happens, with or without approval."
+			}
+			return loops.Result{Verdict: u.Verdict, List: u.Entry.List, Rule: d.Rule, Reason: why,
+				Pattern: u.Entry.Text, Line: u.Entry.Line}, true
+		}
+	}
+	return loops.Result{}, false
+}
+
+// Explanation is a decision with its parts, for `gitwarrant explain`.
+type Explanation struct {
+	Verdict loops.Verdict
+	Rule    string
+	Denied  string        // self-protection, when it decided
+	Natural *loops.Result // a natural-language never/ask entry, when one matched
+	Typed   typed.Decision
+}
+
+// Explain decides a payload under loop l the way decideLoop does, without
+// recording, and keeps every part.
+func Explain(env Env, l *loops.Loop, data []byte) Explanation {
+	pl, err := hook.Decode(data)
+	if err != nil {
+		return Explanation{Verdict: loops.Ask, Rule: "failed closed: " + err.Error()}
+	}
+	place := FindPlace(env.getenv, "", env.getenv("CLAUDE_PROJECT_DIR"), pl.Cwd, env.Cwd)
+	c := Analyse(pl, place, env)
+	x := Explanation{}
+	if c.Denied != "" {
+		x.Verdict, x.Rule, x.Denied = loops.Deny, "self-protection", strings.TrimSpace(c.Denied)
+		return x
+	}
+	te := typedEnv(c, place, env)
+	x.Typed = TypedDecision(l, c, te)
+	if r, hit := loops.Screen(l.Warrant.Natural(), c.Texts); hit {
+		x.Natural = &r
+		if r.Verdict == loops.Deny || x.Typed.Verdict != loops.Deny {
+			x.Verdict, x.Rule = r.Verdict, r.Rule
+			return x
+		}
+	}
+	switch {
+	case x.Typed.Verdict == loops.Deny:
+		x.Verdict, x.Rule = loops.Deny, x.Typed.Rule
+	case c.Opaque && x.Typed.Verdict == loops.Allow:
+		x.Verdict, x.Rule = loops.Ask, "opaque: "+c.Unreadable
+	default:
+		x.Verdict, x.Rule = x.Typed.Verdict, x.Typed.Rule
+	}
+	return x
+}

@@ -1,0 +1,186 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/typed"
+)
+
+// Checks of typed entries and examples (docs/typed-entries.md).
+func init() {
+	Register(Check{Name: "catch-all", Doc: "a typed allow entry that names every call of its kind (Bash(*), Bash(sh *), Edit(//**), mcp__*)", Run: catchAlls})
+	Register(Check{Name: "misfiled", Doc: "a typed entry under a list whose intent it contradicts (Edit under read, a push under change)", Run: misfiled})
+	Register(Check{Name: "untyped-allow", Doc: "an allow list with natural-language entries only: the hook asks for every call it means", Run: untypedAllow})
+	Register(Check{Name: "examples", Doc: "an `examples:` call the warrant does not decide as stated", Run: examples})
+}
+
+// ExampleVerdict decides one example of a loop file; the CLI sets it to
+// the hook's own gate. The default decides with typed entries alone.
+var ExampleVerdict = func(f *File, e loops.Example) (loops.Verdict, string) {
+	root := repoRoot(f.Path)
+	d := typed.DecideExample(f.Loop, e, typed.Env{Root: root, Cwd: root, Home: os.Getenv("HOME")})
+	return d.Verdict, d.Rule
+}
+
+// repoRoot is the folder holding the loop's project directory
+// (<root>/.gitwarrant/loops/x.loop.md), else the loop's own folder.
+func repoRoot(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Dir(path)
+	}
+	dir := filepath.Dir(abs)
+	if filepath.Base(dir) == "loops" {
+		if p := filepath.Dir(dir); filepath.Base(p) == ".gitwarrant" || filepath.Base(p) == ".docket" {
+			return filepath.Dir(p)
+		}
+	}
+	return dir
+}
+
+func typedOf(it loops.Item) *loops.Typed {
+	t, err := loops.ParseTyped(it.Text)
+	if err != nil {
+		return nil
+	}
+	return t
+}
+
+func catchAlls(files []*File) []Finding {
+	var out []Finding
+	for _, f := range files {
+		if f.Raw == nil {
+			continue
+		}
+		for _, list := range loops.AllowLists {
+			for _, it := range f.Raw.Warrant.List(list) {
+				if t := typedOf(it); t != nil {
+					if why := t.CatchAll(); why != "" {
+						out = append(out, Finding{File: f.Path, Line: it.Line, Severity: Error,
+							Msg:  fmt.Sprintf("%s: %q is a catch-all (%s); it allows nothing", list, it.Text, why),
+							Hint: "name the commands, folders or tools the task needs, e.g. Bash(go test *) or Edit(src/**)"})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// sends reports a Bash entry that publishes something outside the
+// repository.
+func sends(text string) bool {
+	for _, p := range []string{"Bash(git push", "Bash(gh pr create", "Bash(gh pr merge", "Bash(gh release", "Bash(npm publish", "Bash(cargo publish"} {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func misfiled(files []*File) []Finding {
+	var out []Finding
+	for _, f := range files {
+		if f.Raw == nil {
+			continue
+		}
+		for _, list := range []string{"read", "draft", "change"} {
+			for _, it := range f.Raw.Warrant.List(list) {
+				t := typedOf(it)
+				switch {
+				case t == nil:
+				case t.Tool == loops.ToolEdit && list != "change":
+					out = append(out, Finding{File: f.Path, Line: it.Line, Severity: Warning,
+						Msg:  fmt.Sprintf("%s: %q edits files: it allows the same calls anywhere, but a reader expects it under change", list, it.Text),
+						Hint: "move it to change"})
+				case sends(it.Text):
+					out = append(out, Finding{File: f.Path, Line: it.Line, Severity: Warning,
+						Msg:  fmt.Sprintf("%s: %q sends something out of the repository: a reader expects it under send", list, it.Text),
+						Hint: "move it to send"})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// suggestions map words of a natural-language allow entry to typed entries
+// that say it the way the hook reads a call.
+var suggestions = []struct{ word, list, entry string }{
+	{"push", "send", "Bash(git push origin <branch-prefix>/*)"},
+	{"pull request", "send", "Bash(gh pr create --draft *)"},
+	{"test", "change", "Edit(test/**)"},
+	{"doc", "change", "Edit(docs/**)"},
+	{"readme", "change", "Edit(README.md)"},
+	{"branch", "change", "Bash(git switch *)"},
+	{"commit", "change", "Bash(git commit *)"},
+	{"source", "change", "Edit(src/**)"},
+	{"code", "change", "Edit(src/**)"},
+	{"history", "read", "Bash(git log *)"},
+	{"issue", "read", "Bash(gh issue view *)"},
+	{"log", "read", "Bash(git log *)"},
+	{"", "read", "Read(**)"},
+}
+
+func suggest(list, text string) string {
+	low := strings.ToLower(text)
+	for _, s := range suggestions {
+		if s.list == list && strings.Contains(low, s.word) {
+			return s.entry
+		}
+	}
+	for _, s := range suggestions {
+		if s.word != "" && strings.Contains(low, s.word) {
+			return s.entry
+		}
+	}
+	return "Bash(<command> *) or Edit(<folder>/**)"
+}
+
+func untypedAllow(files []*File) []Finding {
+	var out []Finding
+	for _, f := range files {
+		if f.Raw == nil {
+			continue
+		}
+		for _, list := range []string{"read", "change", "send"} {
+			items := f.Raw.Warrant.List(list)
+			hasTyped := false
+			for _, it := range items {
+				hasTyped = hasTyped || loops.LooksTyped(it.Text)
+			}
+			if hasTyped {
+				continue
+			}
+			for _, it := range items {
+				out = append(out, Finding{File: f.Path, Line: it.Line, Severity: Warning,
+					Msg:  fmt.Sprintf("%s: %q is natural language: `check` still reads it, but the hook asks for every tool call it means", list, it.Text),
+					Hint: fmt.Sprintf("add a typed entry for what it means, e.g. %s (see docs/typed-entries.md#migrating-a-loop)", suggest(list, it.Text))})
+			}
+		}
+	}
+	return out
+}
+
+func examples(files []*File) []Finding {
+	var out []Finding
+	for _, f := range files {
+		if f.Raw == nil || f.Loop == nil {
+			continue
+		}
+		for _, e := range f.Raw.Examples {
+			got, rule := ExampleVerdict(f, e)
+			if got == e.Expect {
+				continue
+			}
+			out = append(out, Finding{File: f.Path, Line: e.Line, Severity: Error,
+				Msg:  fmt.Sprintf("example %s is listed under %s but gets %s (%s)", e.Text, e.Expect, got, rule),
+				Hint: "fix the warrant so the example holds, or move the example; `gitwarrant explain` shows what decided each part"})
+		}
+	}
+	return out
+}

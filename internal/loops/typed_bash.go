@@ -1,0 +1,487 @@
+package loops
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// Bash(…) entries (docs/typed-entries.md#commands): the command's canonical
+// tokens compared one by one. A final ` *` (or the legacy `:*`) means any
+// further arguments; `*` anywhere else is a literal character.
+
+// Arg is one canonical argument of a simple command: its unquoted text,
+// and whether it held an unquoted glob character (then Text is a pattern
+// the shell expands, and only an entry spelling the same pattern matches).
+type Arg struct {
+	Text string
+	Glob bool
+}
+
+// EnvAssign is a prefix assignment, `NAME=VALUE cmd …`.
+type EnvAssign struct {
+	Name, Value string
+}
+
+// Command is one simple command as the matchers see it: plain values the
+// gate derives from a parsed clause. Push is set for a `git push` clause
+// whose destinations the gate resolved.
+type Command struct {
+	Argv    []Arg
+	Assigns []EnvAssign
+	Push    *Push
+}
+
+// Push is a resolved `git push`: where it goes and how.
+type Push struct {
+	Remote                           string
+	Current                          string      // the current branch ("" when detached or unknown)
+	Updates                          []RefUpdate // destinations, with HEAD already resolved to Current where known
+	All, Mirror, Tags, Force, Delete bool
+	Options                          []string // other options given (-u/--set-upstream excluded), for exact comparison
+}
+
+// RefUpdate is one destination of a push.
+type RefUpdate struct {
+	Src, Dst      string
+	Force, Delete bool
+}
+
+// harmlessEnv lists the prefix assignments a Bash entry need not spell
+// (docs/typed-entries.md#prefix-assignments): they change output or locale,
+// never which program runs or what it loads.
+var harmlessEnv = map[string]bool{
+	"CI": true, "NO_COLOR": true, "FORCE_COLOR": true, "TZ": true, "LANG": true,
+	"RUST_BACKTRACE": true, "NODE_ENV": true, "PYTHONDONTWRITEBYTECODE": true, "PYTHONUNBUFFERED": true,
+}
+
+// HarmlessEnv reports whether a prefix assignment of name needs no entry.
+func HarmlessEnv(name string) bool {
+	return harmlessEnv[name] || strings.HasPrefix(name, "LC_")
+}
+
+// interpreters run whatever they are given: `Bash(<interpreter> *)` is a
+// catch-all (docs/typed-entries.md#catch-alls), and so is a wrapper that
+// runs the command that follows it.
+var interpreters = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true,
+	"python": true, "python3": true, "node": true, "deno": true, "bun": true,
+	"perl": true, "ruby": true, "php": true, "pwsh": true, "powershell": true,
+	"env": true, "sudo": true, "doas": true, "eval": true, "exec": true, "command": true,
+	"xargs": true, "nohup": true, "timeout": true, "nice": true, "time": true, "watch": true,
+	"make": true, "npx": true, "uv": true, "poetry": true,
+}
+
+// restDanger lists arguments a trailing ` *` never covers, by command ("" for
+// every command): they make an otherwise local command write a file it
+// names, run a program it names, or skip the hooks that keep the record
+// (docs/typed-entries.md#commands).
+var restDanger = map[string][]string{
+	"":        {"--output", "--no-verify"},
+	"go":      {"-exec", "-toolexec", "-modfile", "-overlay"},
+	"cargo":   {"--manifest-path", "--config", "-Z"},
+	"git":     {"--upload-pack", "--receive-pack", "--exec", "--ext-diff", "-O", "--open-files-in-pager"},
+	"find":    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
+	"sort":    {"-o"},
+	"gradlew": {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p"},
+	"gradle":  {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p"},
+	"mvn":     {"-f", "--file", "-s", "--settings", "-gs", "--global-settings"},
+	"mvnw":    {"-f", "--file", "-s", "--settings", "-gs", "--global-settings"},
+	"sed":     {"-f", "--file"},
+	"awk":     {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
+	"gawk":    {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
+	"tree":    {"-o"},
+}
+
+func dangerousRest(head []Arg, a string) bool {
+	cmd := head[0].Text
+	if path.Base(cmd) == "go" && strings.Contains(a, "@") && (len(head) < 2 || head[1].Text != "get") {
+		return true // pkg@version fetches and runs code from outside the repository (go get only records it)
+	}
+	for _, list := range [][]string{restDanger[""], restDanger[path.Base(cmd)]} {
+		for _, d := range list {
+			if a == d || strings.HasPrefix(a, d+"=") || len(d) == 2 && d[0] == '-' && d[1] != '-' && strings.HasPrefix(a, d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+type cmdPattern struct {
+	assigns []EnvAssign
+	args    []Arg
+	rest    bool
+	push    *pushPattern // set when args begin `git push`
+}
+
+type pushPattern struct {
+	remote                           string
+	dsts                             []string
+	options                          []string // required options other than the flags below
+	all, mirror, tags, force, delete bool
+}
+
+func parseCmdPattern(arg string) (*cmdPattern, error) {
+	s := strings.TrimSpace(arg)
+	c := &cmdPattern{}
+	if strings.HasSuffix(s, ":*") {
+		c.rest, s = true, strings.TrimSpace(strings.TrimSuffix(s, ":*"))
+	}
+	toks, err := entryTokens(s)
+	if err != nil {
+		return nil, err
+	}
+	if !c.rest && len(toks) > 0 && toks[len(toks)-1] == (Arg{Text: "*", Glob: true}) {
+		c.rest, toks = true, toks[:len(toks)-1]
+	}
+	for len(toks) > 0 && !toks[0].Glob && isAssignWord(toks[0].Text) {
+		name, value, _ := strings.Cut(toks[0].Text, "=")
+		c.assigns = append(c.assigns, EnvAssign{Name: name, Value: value})
+		toks = toks[1:]
+	}
+	if len(toks) == 0 && !c.rest {
+		return nil, fmt.Errorf("no command: write Bash(<command> <arguments>), with a final ` *` for any further arguments")
+	}
+	c.args = toks
+	if len(toks) >= 2 && toks[0].Text == "git" && toks[1].Text == "push" {
+		c.push = parsePushPattern(toks[2:])
+	}
+	return c, nil
+}
+
+func isAssignWord(s string) bool {
+	name, _, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return false
+	}
+	for i, r := range name {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// entryTokens splits the command of a Bash entry as the shell would split
+// a simple command with no expansions: quotes and backslashes removed.
+// Operators, redirections, expansions and comments are refused — an entry
+// names one command.
+func entryTokens(s string) ([]Arg, error) {
+	var out []Arg
+	var cur strings.Builder
+	in, glob := false, false
+	flush := func() {
+		if in {
+			out = append(out, Arg{Text: cur.String(), Glob: glob})
+		}
+		cur.Reset()
+		in, glob = false, false
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == ' ' || ch == '\t':
+			flush()
+		case ch == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("unclosed single quote")
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			in, i = true, i+1+j
+		case ch == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				switch {
+				case s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0:
+					i++
+				case s[i] == '$' || s[i] == '`':
+					return nil, fmt.Errorf("an entry names one literal command: no $ or ` expansions")
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, fmt.Errorf("unclosed double quote")
+			}
+			in = true
+		case ch == '\\':
+			if i+1 >= len(s) {
+				return nil, fmt.Errorf("a trailing backslash escapes nothing")
+			}
+			i++
+			cur.WriteByte(s[i])
+			in = true
+		case strings.IndexByte("|&;<>()$`", ch) >= 0:
+			return nil, fmt.Errorf("an entry names one simple command: no %q (write one entry per command; redirections and expansions are not part of an entry)", string(ch))
+		case ch == '#' && !in:
+			return nil, fmt.Errorf("no comments in an entry")
+		default:
+			if ch == '*' || ch == '?' || ch == '[' {
+				glob = true
+			}
+			cur.WriteByte(ch)
+			in = true
+		}
+	}
+	flush()
+	return out, nil
+}
+
+func parsePushPattern(args []Arg) *pushPattern {
+	p := &pushPattern{}
+	var pos []string
+	for _, a := range args {
+		switch t := a.Text; {
+		case t == "-u" || t == "--set-upstream":
+		case t == "-f" || t == "--force":
+			p.force = true
+		case t == "-d" || t == "--delete":
+			p.delete = true
+		case t == "--all":
+			p.all = true
+		case t == "--mirror":
+			p.mirror = true
+		case t == "--tags":
+			p.tags = true
+		case strings.HasPrefix(t, "-"):
+			p.options = append(p.options, t)
+		default:
+			pos = append(pos, t)
+		}
+	}
+	if len(pos) > 0 {
+		p.remote = pos[0]
+		for _, r := range pos[1:] {
+			if strings.HasPrefix(r, "+") {
+				p.force, r = true, r[1:]
+			}
+			if _, dst, ok := strings.Cut(r, ":"); ok {
+				if dst == "" {
+					continue
+				}
+				r = dst
+			}
+			p.dsts = append(p.dsts, shortRef(r))
+		}
+	}
+	return p
+}
+
+func shortRef(r string) string {
+	return strings.TrimPrefix(r, "refs/heads/")
+}
+
+// runners run the command that follows them: `Bash(uv run *)` is as much a
+// catch-all as `Bash(sh *)`.
+var runners = [][]string{
+	{"uv", "run"}, {"uv", "tool", "run"}, {"poetry", "run"}, {"pipx", "run"}, {"uvx"}, {"bunx"},
+	{"npm", "exec"}, {"pnpm", "exec"}, {"pnpm", "dlx"}, {"yarn", "exec"}, {"yarn", "dlx"}, {"bundle", "exec"},
+}
+
+func (c *cmdPattern) catchAll() string {
+	if !c.rest {
+		return ""
+	}
+	if len(c.args) == 0 {
+		return "it names every command"
+	}
+	head := 0
+	if interpreters[path.Base(c.args[0].Text)] {
+		head = 1
+	}
+	for _, r := range runners {
+		if len(c.args) >= len(r) && len(r) > head && prefixTexts(c.args, r) {
+			head = len(r)
+		}
+	}
+	if head == 0 {
+		return ""
+	}
+	for _, a := range c.args[head:] {
+		if !strings.HasPrefix(a.Text, "-") {
+			return ""
+		}
+	}
+	return fmt.Sprintf("%s runs whatever it is given", argTexts(c.args[:head]))
+}
+
+func prefixTexts(args []Arg, want []string) bool {
+	for i, w := range want {
+		if args[i].Text != w {
+			return false
+		}
+	}
+	return true
+}
+
+func argTexts(args []Arg) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a.Text
+	}
+	return strings.Join(out, " ")
+}
+
+// MatchCommand reports whether a Bash entry in an allow list allows cmd:
+// every token equal, in order, with the entry's final ` *` taking any
+// further arguments (but never one of restDanger), and every prefix
+// assignment spelt by the entry unless it is harmless. A `git push` entry
+// compares resolved destinations instead (docs/typed-entries.md#git-push).
+func (t *Typed) MatchCommand(cmd Command) bool {
+	c := t.cmd
+	if t.Tool != ToolBash || c == nil || c.catchAll() != "" || !assignsEqual(c.assigns, cmd.Assigns) {
+		return false
+	}
+	if c.push != nil {
+		// `git push` exactly: a global option before push (-c, -C,
+		// --git-dir …) could send another repository or to another URL.
+		return cmd.Push != nil && len(cmd.Argv) >= 2 && cmd.Argv[0] == c.args[0] && cmd.Argv[1] == c.args[1] && c.push.allows(cmd.Push)
+	}
+	if len(cmd.Argv) < len(c.args) || !c.rest && len(cmd.Argv) != len(c.args) {
+		return false
+	}
+	for i, a := range c.args {
+		if cmd.Argv[i] != a {
+			return false
+		}
+	}
+	for _, a := range cmd.Argv[len(c.args):] {
+		if dangerousRest(c.args, a.Text) {
+			return false
+		}
+	}
+	return true
+}
+
+// assignsEqual: the call's assignments that are not harmless must be
+// exactly the entry's (ignoring the harmless ones it spells).
+func assignsEqual(entry, call []EnvAssign) bool {
+	want := map[EnvAssign]bool{}
+	for _, a := range entry {
+		if !HarmlessEnv(a.Name) {
+			want[a] = true
+		}
+	}
+	n := 0
+	for _, a := range call {
+		if HarmlessEnv(a.Name) {
+			continue
+		}
+		if !want[a] {
+			return false
+		}
+		n++
+	}
+	return n == len(want)
+}
+
+// EscalatesCommand reports whether a Bash entry in ask or never matches
+// cmd: the entry's tokens appear in the call in order (other arguments may
+// stand between them), the command compared by base name, and a `git push`
+// entry matches any push to a destination it names, with any remote.
+func (t *Typed) EscalatesCommand(cmd Command) bool {
+	c := t.cmd
+	if t.Tool != ToolBash || c == nil {
+		return false
+	}
+	if len(c.args) == 0 {
+		return true
+	}
+	if len(cmd.Argv) == 0 || path.Base(cmd.Argv[0].Text) != path.Base(c.args[0].Text) {
+		return false
+	}
+	for _, a := range c.assigns {
+		if !containsAssign(cmd.Assigns, a) {
+			return false
+		}
+	}
+	if c.push != nil && cmd.Push != nil {
+		return c.push.escalates(cmd.Push)
+	}
+	j := 1
+	for _, a := range cmd.Argv[1:] {
+		if j < len(c.args) && a.Text == c.args[j].Text {
+			j++
+		}
+	}
+	return j == len(c.args)
+}
+
+func containsAssign(list []EnvAssign, a EnvAssign) bool {
+	for _, x := range list {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// allows: the call pushes only to destinations the entry names, on the
+// entry's remote, with no flag or option the entry does not spell.
+func (p *pushPattern) allows(c *Push) bool {
+	if c.Remote != p.remote || c.All && !p.all || c.Mirror && !p.mirror || c.Tags && !p.tags ||
+		c.Force && !p.force || c.Delete && !p.delete || len(c.Updates) == 0 && !c.All && !c.Mirror && !c.Tags {
+		return false
+	}
+	for _, o := range c.Options {
+		if !contains(p.options, o) {
+			return false
+		}
+	}
+	for _, u := range c.Updates {
+		if u.Force && !p.force || u.Delete && !p.delete || !p.names(shortRef(u.Dst), c.Current) {
+			return false
+		}
+	}
+	return true
+}
+
+// names reports whether dst is one of the entry's destinations. `HEAD` in
+// an entry is the current branch; with no destination the entry names the
+// current branch only.
+func (p *pushPattern) names(dst, current string) bool {
+	if len(p.dsts) == 0 {
+		return current != "" && dst == current
+	}
+	for _, d := range p.dsts {
+		if d == "HEAD" {
+			if current != "" && dst == current {
+				return true
+			}
+			continue
+		}
+		if ok, _ := path.Match(d, dst); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// escalates: cautious — any remote; a flag the entry spells must be present
+// (a mirror counts as force and delete); a destination the entry names must
+// be among the call's (all and mirror push every branch).
+func (p *pushPattern) escalates(c *Push) bool {
+	force, del := c.Force || c.Mirror, c.Delete || c.Mirror
+	for _, u := range c.Updates {
+		force = force || u.Force
+		del = del || u.Delete
+	}
+	if p.force && !force || p.delete && !del || p.all && !c.All && !c.Mirror || p.mirror && !c.Mirror || p.tags && !c.Tags {
+		return false
+	}
+	for _, o := range p.options {
+		if !contains(c.Options, o) {
+			return false
+		}
+	}
+	if len(p.dsts) == 0 || c.All || c.Mirror {
+		return true
+	}
+	for _, u := range c.Updates {
+		if p.names(shortRef(u.Dst), c.Current) {
+			return true
+		}
+	}
+	return false
+}

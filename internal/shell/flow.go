@@ -1,0 +1,207 @@
+package shell
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// How one statement's effects on the shell (directory, exports, command
+// lookup) reach the statements after it. See docs/shell.md#clauses.
+
+func (w *walker) binary(x *syntax.BinaryCmd) {
+	switch x.Op {
+	case syntax.Pipe, syntax.PipeAll:
+		// each side of a pipe runs in its own subshell
+		l, r := *w, *w
+		xStart := len(w.script.Clauses)
+		l.stmt(x.X)
+		yStart := len(w.script.Clauses)
+		r.stmt(x.Y)
+		w.markPipeShell(xStart, yStart, len(w.script.Clauses))
+	case syntax.AndStmt:
+		// each statement of a && chain runs only after the ones before it
+		// succeeded: a cd in the chain holds for the rest of the chain;
+		// after the chain the directory is uncertain.
+		w.cond(func(c *walker) {
+			for _, st := range andChain(x) {
+				c.stmt(st)
+			}
+		})
+	default: // ||
+		xs := *w
+		xs.stmt(x.X)
+		if exits(x.Y) {
+			// cd x || exit: what follows runs only where X succeeded
+			ys := xs
+			ys.stmt(x.Y)
+			w.dir, w.dirBad = xs.dir, xs.dirBad
+			return
+		}
+		w.mergeDir(&xs)
+		w.cond(func(c *walker) { c.stmt(x.Y) })
+	}
+}
+
+// andChain flattens a && b && c (parsed as (a && b) && c).
+func andChain(x *syntax.BinaryCmd) []*syntax.Stmt {
+	var out []*syntax.Stmt
+	if l, ok := x.X.Cmd.(*syntax.BinaryCmd); ok && l.Op == syntax.AndStmt && len(x.X.Redirs) == 0 && !x.X.Negated {
+		out = andChain(l)
+	} else {
+		out = []*syntax.Stmt{x.X}
+	}
+	return append(out, x.Y)
+}
+
+// exits reports a statement that ends the script: exit or return, alone or
+// last in a block.
+func exits(st *syntax.Stmt) bool {
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		n := ""
+		if len(c.Args) > 0 {
+			n = c.Args[0].Lit()
+		}
+		return n == "exit" || n == "return"
+	case *syntax.Block:
+		return len(c.Stmts) > 0 && exits(c.Stmts[len(c.Stmts)-1])
+	}
+	return false
+}
+
+// cond walks statements that may or may not run: a cd inside leaves the
+// directory unknown afterwards.
+func (w *walker) cond(f func(*walker)) {
+	sub := *w
+	f(&sub)
+	w.mergeDir(&sub)
+	w.mergeVars(&sub)
+	if sub.lookup != "" && w.lookup == "" {
+		w.lookup = sub.lookup
+	}
+	// an export that may have run is taken as run
+	if len(sub.exported) != len(w.exported) || (len(sub.exported) > 0 && &sub.exported[0] != &w.exported[0]) {
+		for _, a := range sub.exported {
+			w.export(a)
+		}
+	}
+}
+
+func (w *walker) mergeDir(sub *walker) {
+	if sub.dirBad != "" && w.dirBad == "" {
+		w.dirBad = sub.dirBad
+	}
+	if sub.dir != w.dir && w.dirBad == "" {
+		w.dirBad = "cd that may or may not run"
+	}
+}
+
+// trackDir follows cd and pushd/popd for the clauses after them.
+func (w *walker) trackDir(idx int) {
+	c := &w.script.Clauses[idx]
+	if len(c.Via) != len(w.via) {
+		return
+	}
+	switch c.Name() {
+	case "cd", "pushd", "chdir":
+	case "popd":
+		w.dirBad = "popd"
+		return
+	default:
+		return
+	}
+	args := c.Expanded()[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") && args[0].Text != "-" {
+		if args[0].Text == "--" {
+			args = args[1:]
+			break
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		w.dir = "~"
+		return
+	}
+	a := args[0]
+	switch {
+	case !a.Literal || a.Glob:
+		w.dirBad = "cd to " + quoteWord(a)
+	case a.Text == "-" || strings.HasPrefix(a.Text, "+") && c.Name() == "pushd":
+		w.dirBad = "cd " + a.Text
+	default:
+		w.dir = joinDir(w.dir, a.Text)
+	}
+}
+
+// joinDir joins a cd target to the current relative directory.
+func joinDir(dir, to string) string {
+	if dir == "" || strings.HasPrefix(to, "/") || strings.HasPrefix(to, "~") {
+		return to
+	}
+	return path.Join(dir, to)
+}
+
+func quoteWord(w Word) string {
+	if w.Text == "" {
+		return "an expansion"
+	}
+	return w.Text
+}
+
+// lookupEffects notes statements after which a command name may find
+// another program: hash -p, enable -f (a builtin from a library).
+func (w *walker) lookupEffects(c Clause) {
+	if len(c.Via) != len(w.via) {
+		return
+	}
+	texts := c.Strings()
+	switch c.Name() {
+	case "hash":
+		for _, t := range texts[1:] {
+			if strings.HasPrefix(t, "-") && strings.Contains(t, "p") {
+				w.lookup = "hash -p"
+			}
+		}
+	case "enable":
+		for _, t := range texts[1:] {
+			if strings.HasPrefix(t, "-") && strings.Contains(t, "f") {
+				w.lookup = "enable -f"
+			}
+		}
+	case "set":
+		for i, t := range texts[1:] {
+			if (strings.HasPrefix(t, "-") && strings.Contains(t, "a") && !strings.HasPrefix(t, "--")) ||
+				(t == "-o" && i+2 < len(texts) && texts[i+2] == "allexport") {
+				w.allExport = true
+			}
+		}
+	}
+}
+
+// exportDecl: export, or declare/typeset with -x.
+func exportDecl(x *syntax.DeclClause) bool {
+	if x.Variant.Value == "export" {
+		return true
+	}
+	for _, a := range x.Args {
+		if a.Naked && a.Name == nil && a.Value != nil {
+			if v := a.Value.Lit(); strings.HasPrefix(v, "-") && strings.Contains(v, "x") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// export adds an assignment to what later clauses' processes see.
+func (w *walker) export(a Assign) {
+	env := make([]Assign, 0, len(w.exported)+1)
+	for _, e := range w.exported {
+		if e.Name != a.Name {
+			env = append(env, e)
+		}
+	}
+	w.exported = append(env, a)
+}

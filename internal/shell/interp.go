@@ -1,0 +1,195 @@
+package shell
+
+import (
+	"regexp"
+	"strings"
+)
+
+var pythonName = regexp.MustCompile(`^(python|pypy)[0-9.]*$`)
+
+// interpreterCode says why a command runs code given on its command line
+// (python -c, node -e, perl -e, awk with system() …), or "". Such a clause
+// is opaque; its code strings are in Script.Literals. See
+// docs/shell.md#opaque.
+func interpreterCode(name string, args []string) string {
+	switch {
+	case pythonName.MatchString(name):
+		if hasShortOpt(args, 'c', "") {
+			return name + " -c"
+		}
+	case name == "node" || name == "nodejs" || name == "bun":
+		if hasShortOpt(args, 'e', "eval") || hasShortOpt(args, 'p', "print") {
+			return name + " -e"
+		}
+	case name == "deno":
+		if len(args) > 1 && args[1] == "eval" {
+			return "deno eval"
+		}
+	case strings.HasPrefix(name, "perl"):
+		if hasShortOpt(args, 'e', "") || hasShortOpt(args, 'E', "") {
+			return "perl -e"
+		}
+	case name == "ruby" || name == "jruby" || name == "lua" || name == "luajit" || name == "Rscript" ||
+		name == "osascript" || name == "julia" || name == "crystal" || name == "elixir":
+		if hasShortOpt(args, 'e', "eval") {
+			return name + " -e"
+		}
+	case strings.HasPrefix(name, "php"):
+		if hasShortOpt(args, 'r', "run") || hasShortOpt(args, 'R', "process-code") || hasShortOpt(args, 'B', "process-begin") || hasShortOpt(args, 'E', "process-end") {
+			return name + " -r"
+		}
+	case name == "expect" || name == "tclsh" || name == "wish":
+		if hasShortOpt(args, 'c', "") {
+			return name + " -c"
+		}
+	case name == "pwsh" || name == "powershell" || name == "powershell.exe" || name == "pwsh.exe":
+		for _, a := range args[1:] {
+			l := strings.ToLower(a)
+			if strings.HasPrefix(l, "-c") || strings.HasPrefix(l, "-e") || strings.HasPrefix(l, "/c") {
+				return name + " -Command"
+			}
+		}
+	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk" || name == "busybox-awk":
+		return awkCode(args)
+	case name == "sed" || name == "gsed":
+		return sedCode(args)
+	case name == "vim" || name == "vi" || name == "nvim" || name == "ex":
+		for _, a := range args[1:] {
+			if a == "-c" || strings.HasPrefix(a, "+") || a == "--cmd" || a == "-S" {
+				return name + " runs editor commands"
+			}
+		}
+	case name == "emacs":
+		for _, a := range args[1:] {
+			if strings.HasPrefix(a, "--eval") || a == "-eval" || strings.HasPrefix(a, "--batch") || a == "-l" || strings.HasPrefix(a, "--load") || strings.HasPrefix(a, "-f") {
+				return "emacs runs lisp"
+			}
+		}
+	}
+	return ""
+}
+
+// hasShortOpt reports a short option letter anywhere in a cluster before
+// the first operand, or the long form.
+func hasShortOpt(args []string, c byte, long string) bool {
+	for _, a := range args[1:] {
+		if a == "--" {
+			return false
+		}
+		if long != "" && (a == "--"+long || strings.HasPrefix(a, "--"+long+"=")) {
+			return true
+		}
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' {
+			if strings.IndexByte(a[1:], c) >= 0 {
+				return true
+			}
+			continue
+		}
+		if !strings.HasPrefix(a, "-") {
+			// the first operand is a script; the rest are its arguments
+			// (for perl/ruby -e may follow other options only)
+			return false
+		}
+	}
+	return false
+}
+
+// awkCode: awk runs commands through system(), pipes to or from a command,
+// and writes files with print > "file". A program that may do so is
+// opaque.
+func awkCode(args []string) string {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-f" || strings.HasPrefix(a, "--file") || a == "-E" || strings.HasPrefix(a, "--exec"):
+			return "" // program from a file
+		case a == "-v" || a == "-F" || a == "--assign" || a == "--field-separator":
+			i++
+			continue
+		case strings.HasPrefix(a, "-"):
+			continue
+		}
+		if strings.Contains(a, "system") || strings.ContainsAny(a, "|>") || strings.Contains(a, "@load") {
+			return "awk program may run commands or write files"
+		}
+		return ""
+	}
+	return ""
+}
+
+// sedCode: sed's e command and s///e run commands; w writes files.
+var sedExec = regexp.MustCompile(`(^|[;\n}{]\s*)[0-9,$/!]*\s*[eW]\b|/[gpIiMm0-9]*e[gpIiMm0-9w]*(\s|;|$)|(^|[;\n])\s*[0-9,$/]*\s*w\s`)
+
+func sedCode(args []string) string {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		script := ""
+		switch {
+		case a == "-e" || a == "--expression":
+			if i+1 < len(args) {
+				script = args[i+1]
+				i++
+			}
+		case strings.HasPrefix(a, "--expression="):
+			script = strings.TrimPrefix(a, "--expression=")
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "e") && !strings.HasPrefix(a, "-i"):
+			j := strings.IndexByte(a, 'e')
+			if j+1 < len(a) {
+				script = a[j+1:]
+			} else if i+1 < len(args) {
+				script = args[i+1]
+				i++
+			}
+		case strings.HasPrefix(a, "-"):
+			continue
+		default:
+			if !sedHasE(args) {
+				script = a
+			}
+		}
+		if script != "" && sedExec.MatchString(script) {
+			return "sed script runs commands or writes files"
+		}
+		if !strings.HasPrefix(a, "-") {
+			break
+		}
+	}
+	return ""
+}
+
+func sedHasE(args []string) bool {
+	for _, a := range args[1:] {
+		if a == "-e" || a == "-f" || strings.HasPrefix(a, "--expression") || strings.HasPrefix(a, "--file") {
+			return true
+		}
+	}
+	return false
+}
+
+// readsCodeFromStdin: an interpreter with no script operand reads its
+// program from standard input.
+func readsCodeFromStdin(name string, args []string) bool {
+	interp := pythonName.MatchString(name) || name == "node" || name == "nodejs" || strings.HasPrefix(name, "perl") ||
+		name == "ruby" || strings.HasPrefix(name, "php") || name == "lua" || name == "Rscript" || name == "osascript" ||
+		name == "tclsh" || name == "expect" || name == "pwsh" || name == "powershell" || name == "julia" || name == "bun" || name == "deno"
+	if !interp {
+		return false
+	}
+	for _, a := range args[1:] {
+		if a == "-" {
+			return true
+		}
+		if !strings.HasPrefix(a, "-") {
+			return false
+		}
+	}
+	return true
+}
+
+// interpreterName: a program that runs a script file it is given.
+func interpreterName(name string) bool {
+	return pythonName.MatchString(name) || name == "node" || name == "nodejs" || name == "bun" || name == "deno" ||
+		strings.HasPrefix(name, "perl") || name == "ruby" || strings.HasPrefix(name, "php") || name == "lua" ||
+		name == "Rscript" || name == "osascript" || name == "tclsh" || name == "expect" || name == "pwsh" ||
+		name == "julia" || name == "awk" || name == "gawk" || name == "make" || name == "ts-node" || name == "tsx"
+}

@@ -1,0 +1,104 @@
+package typed
+
+import (
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+)
+
+// Decided is one unit with what decided it.
+type Decided struct {
+	Unit
+	Verdict loops.Verdict
+	Rule    string       // "never: Bash(git push --force)", "allow change: Bash(go test *)", "opaque: …", …
+	Entry   *loops.Typed // the entry that decided, nil for a built-in rule
+}
+
+// Decision is a call's verdict and its units.
+type Decision struct {
+	Verdict loops.Verdict
+	Units   []Decided
+	// Rule is the rule of the unit that decided the call: the first deny,
+	// else the first ask, else the first unit's allow.
+	Rule string
+}
+
+// reparsed reports whether every wrapper a clause was reached through is a
+// shell re-reading a literal string (`bash -c '…'`): the only way through
+// that allow looks (docs/typed-entries.md#rules-of-meaning).
+func reparsed(via []string) bool {
+	for _, v := range via {
+		f := strings.Fields(v)
+		if len(f) != 2 || f[1] != "-c" {
+			return false
+		}
+		switch f[0] {
+		case "sh", "bash", "zsh", "dash":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Decide applies a warrant's typed entries to a call's units: a never entry
+// matching any unit denies and an ask entry asks (wrappers looked through);
+// otherwise the call is allowed only when every unit is allowed by a typed
+// entry, none is opaque, and no clause was reached through a wrapper.
+func Decide(tw *loops.TypedWarrant, units []Unit) Decision {
+	d := Decision{Verdict: loops.Allow}
+	if len(units) == 0 {
+		return Decision{Verdict: loops.Ask, Rule: "default: nothing to allow"}
+	}
+	for _, u := range units {
+		d.Units = append(d.Units, decideUnit(tw, u))
+	}
+	var first [3]string
+	judged := 0
+	for _, u := range d.Units {
+		if !u.Screened || u.Verdict != loops.Allow {
+			judged++
+		}
+		i := map[loops.Verdict]int{loops.Deny: 0, loops.Ask: 1, loops.Allow: 2}[u.Verdict]
+		if first[i] == "" {
+			first[i] = u.Rule
+		}
+	}
+	switch {
+	case judged == 0:
+		d.Verdict, d.Rule = loops.Ask, "default: nothing in the call is allowed by an entry"
+	case first[0] != "":
+		d.Verdict, d.Rule = loops.Deny, first[0]
+	case first[1] != "":
+		d.Verdict, d.Rule = loops.Ask, first[1]
+	default:
+		d.Rule = first[2]
+	}
+	return d
+}
+
+func decideUnit(tw *loops.TypedWarrant, u Unit) Decided {
+	if u.Call.Kind != "" {
+		if e := tw.Escalating(u.Call); e != nil {
+			v := loops.Ask
+			if e.List == "never" {
+				v = loops.Deny
+			}
+			return Decided{Unit: u, Verdict: v, Rule: e.List + ": " + e.Text, Entry: e}
+		}
+	}
+	switch {
+	case u.Screened:
+		why := "its own clause is what an entry must allow"
+		if len(u.Via) > 0 {
+			why = "reached through " + strings.Join(u.Via, ", ") + ": the wrapper's clause is what an entry must allow"
+		}
+		return Decided{Unit: u, Verdict: loops.Allow, Rule: "screened only: " + why}
+	case u.Opaque != "":
+		return Decided{Unit: u, Verdict: loops.Ask, Rule: "opaque: " + u.Opaque}
+	}
+	if e := tw.Allowing(u.Call); e != nil {
+		return Decided{Unit: u, Verdict: loops.Allow, Rule: "allow " + e.List + ": " + e.Text, Entry: e}
+	}
+	return Decided{Unit: u, Verdict: loops.Ask, Rule: "default: no typed entry allows it"}
+}

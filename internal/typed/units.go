@@ -1,0 +1,386 @@
+// Package typed reads a Claude Code tool call as the units typed warrant
+// entries decide — each clause of a Bash command, each file it reads or
+// writes, each path a file tool touches, a fetched host, an MCP tool — and
+// decides them (docs/typed-entries.md#rules-of-meaning). It runs no
+// processes; the only I/O is resolving symbolic links in paths.
+package typed
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/shell"
+)
+
+// Env is where a call runs.
+type Env struct {
+	Root   string // the repository's work tree, absolute
+	Home   string // the home directory ("" if unknown)
+	Cwd    string // the call's working directory, absolute
+	Branch string // the current branch ("" when detached or unknown)
+	Remote string // the default remote ("" means origin)
+	// Resolve turns an absolute path into the path it names (symbolic
+	// links followed); nil uses ResolvePath.
+	Resolve func(string) string
+}
+
+// Unit is one thing a call does that an entry must allow.
+type Unit struct {
+	Call  loops.Call
+	Canon string   // canonical form, as explain shows it
+	Via   []string // how a clause was reached (nil at the top level)
+	// Opaque says why the unit cannot be allowed ("" when it can).
+	Opaque string
+	// Effect is true for a file a clause reads or writes, listed after it.
+	Effect bool
+	// Screened is true for a unit only ask and never look at: a command
+	// reached through a wrapper (the wrapper's own clause is what an entry
+	// must allow) and a shell re-reading a literal string (the clauses it
+	// runs are what entries must allow).
+	Screened bool
+}
+
+// ResolvePath follows symbolic links in every existing component of an
+// absolute path; the part that does not exist yet is kept as written.
+func ResolvePath(p string) string {
+	p = filepath.Clean(p)
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	dir, base := filepath.Split(p)
+	if dir == "" || dir == p {
+		return p
+	}
+	parent := strings.TrimSuffix(dir, string(filepath.Separator))
+	if parent == "" || parent == p {
+		return p
+	}
+	// A dangling final link names where it points.
+	if t, err := os.Readlink(p); err == nil {
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(parent, t)
+		}
+		return filepath.Clean(t)
+	}
+	return filepath.Join(ResolvePath(parent), base)
+}
+
+func (e Env) path(p string) loops.FilePath {
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		p = filepath.Join(e.Home, strings.TrimPrefix(p, "~"))
+	case !filepath.IsAbs(p):
+		p = filepath.Join(e.Cwd, p)
+	}
+	return loops.FilePath{Abs: filepath.ToSlash(e.resolver()(filepath.Clean(p))), Root: filepath.ToSlash(e.Root), Home: filepath.ToSlash(e.Home)}
+}
+
+func (e Env) resolver() func(string) string {
+	if e.Resolve == nil {
+		return ResolvePath
+	}
+	return e.Resolve
+}
+
+// resolved returns env with its root and home resolved once, as every path
+// of the call is.
+func (e Env) resolved() Env {
+	res := e.resolver()
+	if e.Root != "" {
+		e.Root = res(e.Root)
+	}
+	if e.Home != "" {
+		e.Home = res(e.Home)
+	}
+	return e
+}
+
+func (e Env) canonPath(f loops.FilePath) string {
+	if rel, ok := f.Rel(); ok {
+		return rel
+	}
+	return f.Abs
+}
+
+// Units reads a tool call. An input it cannot read gives one opaque unit,
+// never an error that could be mistaken for an allow.
+func Units(tool string, input map[string]any, env Env) []Unit {
+	env = env.resolved()
+	str := func(k string) string { s, _ := input[k].(string); return s }
+	file := func(kind, key string) []Unit {
+		p := str(key)
+		if strings.TrimSpace(p) == "" {
+			return []Unit{{Canon: tool, Opaque: fmt.Sprintf("%s has no %s", tool, key)}}
+		}
+		f := env.path(p)
+		return []Unit{{Call: loops.Call{Kind: kind, Path: f}, Canon: kind + " " + env.canonPath(f)}}
+	}
+	search := func(dirKey, globKey string) []Unit {
+		dir := str(dirKey)
+		if dir == "" {
+			dir = env.Cwd
+		}
+		f := env.path(dir)
+		g := str(globKey)
+		u := Unit{Call: loops.Call{Kind: loops.ToolRead, Path: f, Glob: g}, Canon: "Read " + env.canonPath(f)}
+		if g != "" {
+			u.Canon += " " + g
+		}
+		return []Unit{u}
+	}
+	switch {
+	case tool == "Read":
+		return file(loops.ToolRead, "file_path")
+	case tool == "NotebookRead":
+		return file(loops.ToolRead, "notebook_path")
+	case tool == "LS":
+		return file(loops.ToolRead, "path")
+	case tool == "Glob":
+		return search("path", "pattern")
+	case tool == "Grep":
+		return search("path", "glob")
+	case tool == "Write" || tool == "Edit" || tool == "MultiEdit":
+		return file(loops.ToolEdit, "file_path")
+	case tool == "NotebookEdit":
+		return file(loops.ToolEdit, "notebook_path")
+	case tool == "Bash":
+		return bashUnits(str("command"), env)
+	case tool == "WebFetch":
+		host, err := loops.URLHost(str("url"))
+		u := Unit{Call: loops.Call{Kind: loops.ToolWebFetch, Host: host}, Canon: "WebFetch " + host}
+		if err != nil {
+			u.Canon, u.Opaque = "WebFetch "+str("url"), err.Error()
+		}
+		return []Unit{u}
+	case tool == "WebSearch":
+		return []Unit{{Call: loops.Call{Kind: loops.ToolWebSearch}, Canon: "WebSearch " + str("query")}}
+	case strings.HasPrefix(tool, "mcp__"):
+		return []Unit{{Call: loops.Call{Kind: loops.ToolMCP, MCP: tool}, Canon: tool}}
+	}
+	return []Unit{{Canon: tool, Opaque: fmt.Sprintf("no typed entry names the %s tool", tool)}}
+}
+
+func bashUnits(cmd string, env Env) []Unit {
+	if strings.TrimSpace(cmd) == "" {
+		return []Unit{{Canon: "Bash", Opaque: "the command is empty"}}
+	}
+	s := shell.Parse(cmd)
+	if s.Opaque {
+		return []Unit{{Canon: "Bash " + cmd, Opaque: "not readable as shell: " + s.Why}}
+	}
+	var out []Unit
+	for _, c := range s.Clauses {
+		u := clauseUnit(c, env)
+		u.Screened = !reparsed(c.Via) || shellString(c)
+		out = append(out, u)
+		for _, e := range effectUnits(c, env) {
+			e.Screened = !reparsed(c.Via)
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		return []Unit{{Canon: "Bash " + cmd, Opaque: "no command"}}
+	}
+	return out
+}
+
+func clauseUnit(c shell.Clause, env Env) Unit {
+	u := Unit{Call: loops.Call{Kind: loops.ToolBash}, Via: c.Via}
+	var cmd loops.Command
+	for _, a := range c.Assigns {
+		cmd.Assigns = append(cmd.Assigns, loops.EnvAssign{Name: a.Name, Value: a.Value.Text})
+		if !a.Value.Literal || a.Unset {
+			u.Opaque = "assignment " + a.Name + " is built at run time"
+		}
+	}
+	for _, w := range c.Expanded() {
+		cmd.Argv = append(cmd.Argv, loops.Arg{Text: w.Text, Glob: w.Glob})
+		if !w.Literal && u.Opaque == "" {
+			u.Opaque = "word " + w.Text + " is built at run time"
+		}
+	}
+	if c.Opaque {
+		u.Opaque = c.Why
+	}
+	if g, ok := c.Git(); ok {
+		if g.Opaque && u.Opaque == "" {
+			u.Opaque = g.Why
+		}
+		if g.Push != nil {
+			cmd.Push = pushOf(g, env)
+		}
+	}
+	if len(cmd.Argv) == 0 && u.Opaque == "" {
+		u.Opaque = "no command (only assignments or redirections)"
+	}
+	u.Call.Cmd = cmd
+	u.Canon = canonical(cmd)
+	if c.Dir != "" {
+		u.Canon = "(in " + c.Dir + ") " + u.Canon
+	}
+	return u
+}
+
+// pushOf turns the parser's reading of a push into plain values, with HEAD
+// and the default remote resolved.
+func pushOf(g *shell.Git, env Env) *loops.Push {
+	p := g.Push
+	out := &loops.Push{Remote: p.Remote, Current: env.Branch, All: p.All || p.Matching, Mirror: p.Mirror, Tags: p.Tags,
+		Force: p.Force, Delete: p.Delete || p.Prune}
+	if out.Remote == "" {
+		out.Remote = env.Remote
+		if out.Remote == "" {
+			out.Remote = "origin"
+		}
+	}
+	for _, u := range p.Updates {
+		dst := u.Dst
+		if dst == "HEAD" || dst == "refs/heads/HEAD" {
+			dst = env.Branch
+			if dst == "" {
+				dst = "HEAD" // detached: names no branch an entry can allow
+			}
+		}
+		out.Updates = append(out.Updates, loops.RefUpdate{Src: u.Src, Dst: dst, Force: u.Force, Delete: u.Delete})
+	}
+	for _, o := range g.Options {
+		switch o.Name {
+		case "force", "force-with-lease", "delete", "all", "branches", "mirror", "tags", "prune", "set-upstream", "u",
+			"verbose", "v", "quiet", "q", "progress":
+			continue
+		}
+		name := "--" + o.Name
+		if len(o.Name) == 1 {
+			name = "-" + o.Name
+		}
+		if o.Negated {
+			name = "--no-" + o.Name
+		}
+		out.Options = append(out.Options, name)
+	}
+	return out
+}
+
+func effectUnits(c shell.Clause, env Env) []Unit {
+	out := append(goOutput(c, env), gitAdded(c, env)...)
+	for _, e := range c.Effects() {
+		if e.Vague {
+			continue // inherent to the command the clause's entry names
+		}
+		kind := loops.ToolEdit
+		if e.Kind == "read" {
+			kind = loops.ToolRead
+		}
+		u := Unit{Effect: true, Via: c.Via}
+		if !e.Path.Literal {
+			u.Canon, u.Opaque = kind+" "+e.Path.Text, "a path built at run time ("+e.Via+")"
+			out = append(out, u)
+			continue
+		}
+		p := e.Path.Text
+		if e.Path.Tilde {
+			p = "~" + strings.TrimPrefix(p, "~")
+		}
+		f := env.path(p)
+		u.Call = loops.Call{Kind: kind, Path: f}
+		u.Canon = kind + " " + env.canonPath(f) + " (" + e.Kind + " by " + e.Via + ")"
+		out = append(out, u)
+	}
+	return out
+}
+
+// canonical writes a command the way an entry would spell it: assignments,
+// then the arguments, each quoted only when it must be.
+func canonical(c loops.Command) string {
+	var parts []string
+	for _, a := range c.Assigns {
+		parts = append(parts, a.Name+"="+quoteArg(a.Value, false))
+	}
+	for _, a := range c.Argv {
+		parts = append(parts, quoteArg(a.Text, a.Glob))
+	}
+	return strings.Join(parts, " ")
+}
+
+func quoteArg(s string, glob bool) string {
+	if s == "" {
+		return "''"
+	}
+	special := " \t\n'\"\\$`|&;<>()#"
+	if !glob {
+		special += "*?["
+	}
+	if !strings.ContainsAny(s, special) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// shellString reports a shell run on a literal string (`bash -c 'git
+// status'`): the parser re-reads the string into clauses of their own.
+func shellString(c shell.Clause) bool {
+	switch c.Name() {
+	case "sh", "bash", "zsh", "dash":
+	default:
+		return false
+	}
+	if c.Opaque {
+		return false
+	}
+	for _, w := range c.Argv[1:] {
+		t := w.Text
+		if strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "c") {
+			return true
+		}
+	}
+	return false
+}
+
+// goOutput reads `go build|test -o FILE`: the parser does not model it as
+// a write, so a file outside the repository makes the clause ask (inside,
+// it is the build's own output).
+func goOutput(c shell.Clause, env Env) []Unit {
+	args := c.Strings()
+	if c.Name() != "go" || len(args) < 3 || (args[1] != "build" && args[1] != "test") {
+		return nil
+	}
+	for i := 2; i < len(args); i++ {
+		var o string
+		switch {
+		case args[i] == "-o" && i+1 < len(args):
+			o = args[i+1]
+		case strings.HasPrefix(args[i], "-o="):
+			o = args[i][3:]
+		default:
+			continue
+		}
+		f := env.path(o)
+		if _, inside := f.Rel(); !inside {
+			return []Unit{{Effect: true, Via: c.Via, Canon: "Edit " + f.Abs + " (written by go -o)", Opaque: "go -o writes outside the repository"}}
+		}
+	}
+	return nil
+}
+
+// gitAdded reads the paths `git add` stages as reads: what is staged is
+// committed and pushed, so a never entry on a file (`Read(.env)`) must
+// screen staging it too.
+func gitAdded(c shell.Clause, env Env) []Unit {
+	g, ok := c.Git()
+	if !ok || g.Sub != "add" {
+		return nil
+	}
+	var out []Unit
+	for _, w := range g.Operands {
+		if !w.Literal {
+			continue // the clause is opaque already
+		}
+		f := env.path(w.Text)
+		out = append(out, Unit{Effect: true, Via: c.Via, Call: loops.Call{Kind: loops.ToolRead, Path: f},
+			Canon: "Read " + env.canonPath(f) + " (staged by git add)"})
+	}
+	return out
+}
