@@ -116,6 +116,18 @@ func Analyse(pl hook.Payload, place Place, env Env) *Call {
 				c.Secret = rel
 			}
 		}
+		// Grep's glob and Glob's pattern name files too: screened as reads
+		// of what they could match (a glob for .env reads secrets).
+		globKeys := []string{"glob"} // Grep's pattern is a regular expression, not a path
+		if c.Tool == "Glob" {
+			globKeys = append(globKeys, "pattern")
+		}
+		for _, g := range hook.StringsOf(pl.ToolInput, globKeys...) {
+			c.Texts = append(c.Texts, "read "+g)
+			if isSecret(strings.Trim(g, "*?[]{}")) {
+				c.Texts = append(c.Texts, "read secrets "+g)
+			}
+		}
 		if c.Target != "" {
 			c.Texts = append(c.Texts, c.Target)
 		}
@@ -230,10 +242,21 @@ func (a *analysis) tool() {
 	if c.Kind == hook.KindOther {
 		c.Opaque = true // a tool the gate does not know: nothing allows it
 	}
+	fields, _ := hook.Fields(c.Payload.ToolInput)
+	for _, f := range fields {
+		// A git MCP server's switch that skips the hooks (no_verify,
+		// skipHooks …) is --no-verify by another name.
+		k := strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(f.Key))
+		if k == "noverify" || k == "skiphooks" || k == "nohooks" || k == "bypasshooks" || k == "skipverify" {
+			if v := strings.Trim(strings.ToLower(string(f.Raw)), `" `); v != "false" && v != "0" && v != "null" && v != "" {
+				c.deny("the tool " + c.Tool + " is given " + f.Key + ", which skips the git hooks that anchor the record")
+				return
+			}
+		}
+	}
 	if !hook.ToolWrites(c.Tool) {
 		return
 	}
-	fields, _ := hook.Fields(c.Payload.ToolInput)
 	for _, f := range fields {
 		var s string
 		if hook.ShellKeys[strings.ToLower(f.Key)] && json.Unmarshal(f.Raw, &s) == nil {

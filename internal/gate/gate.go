@@ -44,6 +44,17 @@ type Options struct {
 	NoRecord bool
 	Dir      string // --dir
 	Via      string // "hook", "mcp", "http", "ci"
+	// Credential is recorded with every entry when set: "stdio", or an
+	// agent key's label over HTTP (docs/mcp.md#agent-keys).
+	Credential string
+}
+
+// via is the channel recorded with an entry ("hook" unless told).
+func (o Options) via() string {
+	if o.Via == "" {
+		return "hook"
+	}
+	return o.Via
 }
 
 // Pinned reports a gate the user asked for: every failure then asks.
@@ -55,6 +66,11 @@ type Answer struct {
 	Silent  bool
 	Verdict loops.Verdict
 	Reason  string
+	// Loop and Rule name what decided, when a loop's warrant did; Seq and
+	// Hash the record entry, when one was written.
+	Loop, Rule string
+	Seq        int64
+	Hash       string
 }
 
 // Asks builds a failed-closed ask.
@@ -109,10 +125,10 @@ func decide(env Env, o Options, data []byte, readErr error) Answer {
 	place := FindPlace(env.getenv, o.Dir, env.getenv("CLAUDE_PROJECT_DIR"), pl.Cwd, env.Cwd)
 	c := Analyse(pl, place, env)
 	if c.Denied != "" {
-		a := Answer{Verdict: loops.Deny, Reason: hook.Reason("", "self-protection", humanOnlyPrefix+c.Denied)}
+		a := Answer{Verdict: loops.Deny, Reason: hook.Reason("", "self-protection", humanOnlyPrefix+c.Denied), Rule: "self-protection: " + c.Denied}
 		if place.Project != nil && !o.NoRecord {
 			// Best effort: a deny stands even when it cannot be recorded.
-			_ = appendEntry(place.Project, entryFor(c, validLoopName(o.Loop), "self-protection: "+c.Denied, loops.Deny))
+			_ = appendEntry(place.Project, entryFor(c, o, validLoopName(o.Loop), "self-protection: "+c.Denied, loops.Deny))
 		}
 		return a
 	}

@@ -42,6 +42,9 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 		lit = lit && w.Literal
 	}
 	sub := strings.ToLower(g.Sub)
+	if first, _, _ := strings.Cut(sub, " "); headMovers[first] {
+		st.headMoved = "git " + sub
+	}
 	switch sub {
 	case "reflog expire", "reflog delete":
 		c.deny("git " + sub + " drops the history that shows the record's refs were rewritten")
@@ -108,7 +111,23 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 			}
 		}
 	}
+	if sub == "fetch" || sub == "pull" {
+		// A fetch refspec writes local refs: one whose destination can
+		// cover refs/gitwarrant (`+refs/*:refs/*`, with --prune deleting
+		// what the remote lacks) rewrites the record.
+		for _, w := range g.Operands {
+			if _, dst, ok := strings.Cut(w.Text, ":"); ok && wildRef(strings.TrimPrefix(dst, "+")) {
+				c.deny("git " + sub + " " + w.Text + " can rewrite or prune refs/gitwarrant, where the record is committed")
+				break
+			}
+		}
+	}
 	if p := g.Push; p != nil {
+		if st.headMoved != "" && pushesCurrent(p) {
+			// HEAD (or a push with no refspec) names the branch the
+			// earlier clause left checked out, not the one on disk now.
+			c.unreadable("it pushes HEAD after `" + st.headMoved + "`, which may have changed the current branch")
+		}
 		c.Texts = append(c.Texts, p.Describe()...)
 		c.Texts = append(c.Texts, a.pushMeans(p)...)
 		if p.Mirror {
@@ -224,6 +243,24 @@ func (a *analysis) gitConfig(args []string, ws []shell.Word) {
 	case protect.CodeKey(key):
 		c.deny("git config " + key + " makes git run a program")
 	}
+}
+
+// headMovers are git subcommands that can change the branch HEAD names.
+var headMovers = map[string]bool{"switch": true, "checkout": true, "stash": true, "worktree": true, "rebase": true,
+	"bisect": true, "symbolic-ref": true, "branch": true, "pull": true, "merge": true, "reset": true, "am": true}
+
+// pushesCurrent reports a push of HEAD, of the current branch by default,
+// or with no refspec.
+func pushesCurrent(p *shell.Push) bool {
+	if len(p.Updates) == 0 {
+		return true
+	}
+	for _, u := range p.Updates {
+		if u.Dst == "" || u.Dst == "HEAD" || u.Src == "HEAD" || u.Src == "@" {
+			return true
+		}
+	}
+	return false
 }
 
 // pushMeans adds what Describe leaves to the repository: a push of HEAD

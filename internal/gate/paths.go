@@ -18,16 +18,19 @@ const maxLinks = 40
 // not exist yet (a dangling link is where a write lands). It never fails:
 // the part that does not exist is appended as written.
 func Resolve(path, cwd, home string) string {
+	// Joined without cleaning: `..` after a symlink goes up from the
+	// link's target, as the kernel does (src/h/../config, with src/h a link
+	// to .git/hooks, is .git/config), so it is applied during the walk.
 	if path == "~" || strings.HasPrefix(path, "~/") {
 		if home != "" {
-			path = filepath.Join(home, path[1:])
+			path = home + string(filepath.Separator) + path[1:]
 		}
 	}
 	if !filepath.IsAbs(path) {
 		if cwd == "" {
 			cwd = string(filepath.Separator)
 		}
-		path = filepath.Join(cwd, path)
+		path = cwd + string(filepath.Separator) + path
 	}
 	rest := splitPath(path)
 	cur := string(filepath.Separator)

@@ -69,8 +69,11 @@ func Record(p *project.Project, req CheckRequest, res loops.Result) (*chain.Entr
 
 // extraFor is what a hook entry adds to a check: which tool call it was,
 // so a PostToolUse note can be paired with it (hook.AskOutcomes).
-func extraFor(pl hook.Payload) map[string]any {
+func extraFor(pl hook.Payload, o Options) map[string]any {
 	m := map[string]any{hook.ExtraTool: pl.ToolName}
+	if o.Credential != "" {
+		m["credential"] = o.Credential
+	}
 	if pl.ToolUseID != "" {
 		m[hook.ExtraToolUseID] = pl.ToolUseID
 	}
@@ -82,14 +85,14 @@ func extraFor(pl hook.Payload) map[string]any {
 
 // entryFor builds a check entry for an answer no loop's warrant gave
 // (self-protection, strict no-coverage).
-func entryFor(c *Call, loop, rule string, v loops.Verdict) chain.Entry {
+func entryFor(c *Call, o Options, loop, rule string, v loops.Verdict) chain.Entry {
 	verb, target := c.Verb, c.Target
 	if c.MapErr != nil || verb == "" {
 		verb, target = loops.Send, c.Payload.ToolName
 	}
 	return chain.Entry{
 		Loop: loop, Kind: chain.KindCheck, Action: string(verb), Target: target,
-		Verdict: string(v), Rule: rule, Via: "hook", Engine: loops.EngineVersion, Extra: extraFor(c.Payload),
+		Verdict: string(v), Rule: rule, Via: o.via(), Engine: loops.EngineVersion, Extra: extraFor(c.Payload, o),
 	}
 }
 
@@ -179,7 +182,7 @@ func Post(env Env, o Options, data []byte, readErr error) error {
 	if err != nil {
 		verb, target = loops.Send, pl.ToolName
 	}
-	extra := extraFor(pl)
+	extra := extraFor(pl, Options{})
 	extra[hook.ExtraEvent] = hook.EventPostToolUse
 	extra[hook.ExtraRan] = true
 	e := chain.Entry{Loop: validLoopName(loop), Kind: chain.KindNote, Via: "hook",

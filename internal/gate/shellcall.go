@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/protect"
@@ -51,6 +52,9 @@ func (a *analysis) shell(cmd string, depth int) {
 // effects joined to it.)
 type shellState struct {
 	pathChanged bool
+	// headMoved says an earlier clause may have changed the current
+	// branch (git switch main && git push -u origin HEAD).
+	headMoved string
 }
 
 func words(ws []shell.Word) []string {
@@ -92,12 +96,17 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 		c.Opaque = true
 	}
 	c.Actions = append(c.Actions, act)
-	for _, e := range cl.Effects() {
+	fx := cl.Effects()
+	for _, e := range fx {
 		a.effect(cl, e)
 	}
+	a.binaryCopy(fx)
 	if len(cl.Argv) == 0 {
 		return
 	}
+	a.xargsFed(cl)
+	a.runsProgram(argv)
+	a.unknownWriter(cl, argv, fx)
 	w0 := cl.Argv[0]
 	name := path.Base(strings.ReplaceAll(w0.Text, `\`, "/"))
 	lname := strings.ToLower(name)
@@ -482,6 +491,114 @@ func (a *analysis) hookManagers(argv []string) {
 					return
 				}
 			}
+		}
+	}
+}
+
+// sedRuns finds sed's commands that write a file or run a shell command:
+// `w FILE`, `W FILE`, `e [COMMAND]`, and the s command's w and e flags.
+var sedRuns = regexp.MustCompile(`(^|[;\n{}!0-9$/]\s*)[wWe](\s|$)|s(.)(\\.|[^\\])*?(.)(\\.|[^\\])*?[gpiImM0-9]*[we]`)
+
+// runsProgram makes a command unreadable when an option or script of it
+// runs a program or writes a file the gate does not follow: sed's w/W/e
+// commands, rg --pre, sort --compress-program (docs/shell.md#opaque).
+func (a *analysis) runsProgram(argv []string) {
+	if len(argv) < 2 {
+		return
+	}
+	name := strings.ToLower(path.Base(argv[0]))
+	for _, t := range argv[1:] {
+		switch {
+		case (name == "sed" || name == "gsed") && !strings.HasPrefix(t, "-") && sedRuns.MatchString(t):
+			a.c.unreadable("sed's script " + t + " writes a file or runs a command")
+			return
+		case (name == "rg" || name == "ripgrep") && (t == "--pre" || strings.HasPrefix(t, "--pre=")):
+			a.c.unreadable("rg --pre runs a program on every file")
+			return
+		case name == "sort" && strings.HasPrefix(t, "--co") && strings.HasPrefix("--compress-program", strings.SplitN(t, "=", 2)[0]):
+			a.c.unreadable("sort --compress-program runs a program")
+			return
+		}
+	}
+}
+
+// xargsReaders only read the paths xargs gives them.
+var xargsReaders = map[string]bool{"echo": true, "printf": true, "cat": true, "head": true, "tail": true, "wc": true,
+	"ls": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "file": true, "stat": true, "du": true,
+	"basename": true, "dirname": true, "realpath": true, "readlink": true, "sha256sum": true, "sha1sum": true,
+	"md5sum": true, "diff": true, "cmp": true, "true": true, "test": true, "[": true, "less": true, "more": true,
+	"bat": true, "nl": true, "od": true, "xxd": true, "strings": true, "jq": true, "find": true, "tree": true}
+
+// xargsFed makes a command that xargs (or find's matches) feeds with paths
+// unreadable unless it only reads them: the paths come from input the gate
+// never sees (`printf '.git/hooks/pre-commit' | xargs rm`), so a person
+// decides even when no loop is pinned (docs/shell.md#wrappers).
+func (a *analysis) xargsFed(cl *shell.Clause) {
+	if len(cl.Via) == 0 || cl.Via[len(cl.Via)-1] != "xargs" {
+		return
+	}
+	name := strings.ToLower(path.Base(cl.Argv[0].Text))
+	if protect.BinaryName(cl.Argv[0].Text) || (cl.Argv[0].Literal && a.sameBinary(cl.Argv[0].Text)) {
+		a.c.deny("xargs runs gitwarrant with arguments from its input, which could name a command only people may run")
+		return
+	}
+	if !xargsReaders[name] {
+		a.c.unreadable("xargs gives " + name + " arguments from its input, which the gate cannot read")
+	}
+}
+
+// unknownWriter: a command for which the gate found no write (no model of
+// it, or one that only saw its reads, as sed's `w FILE` command) that is given a protected place as an argument or an option's
+// value may write there (`gcc -o .git/hooks/pre-commit`, `openssl enc -out
+// .git/config`, `zip .git/hooks/pre-commit …`, `sponge`, `yq -i`), so the
+// call is unreadable: a person decides, pinned or not
+// (docs/threat-model.md#globs-and-words-the-gate-cannot-read).
+func (a *analysis) unknownWriter(cl *shell.Clause, argv []string, fx []shell.Effect) {
+	for _, e := range fx {
+		if e.Kind != "read" {
+			return // a modelled write: screened as a path already
+		}
+	}
+	if len(argv) < 2 {
+		return
+	}
+	name := strings.ToLower(path.Base(argv[0]))
+	if xargsReaders[name] || name == "git" || name == "cd" || name == "pushd" || protect.BinaryName(argv[0]) {
+		return
+	}
+	for _, w := range argv[1:] {
+		if m := mentions(w); m != "" {
+			a.c.unreadable(name + " is given " + w + ", which names " + m + ", and the gate does not know what " + name + " writes")
+			return
+		}
+	}
+}
+
+// binaryCopy denies a clause that copies or links the gitwarrant binary to
+// another name: the copy would be checked by content only once it exists,
+// and a later clause of the same call can run it before it is looked at
+// (`cp gitwarrant /tmp/x && /tmp/x uninstall`, over a /tmp/x that
+// exists). See docs/threat-model.md#what-the-gate-protects.
+func (a *analysis) binaryCopy(fx []shell.Effect) {
+	writes := false
+	for _, e := range fx {
+		if e.Kind != "read" {
+			writes = true
+		}
+	}
+	if !writes {
+		return
+	}
+	for _, e := range fx {
+		src := e.Path
+		if e.Kind == "link" && e.LinkTarget != nil {
+			src = *e.LinkTarget
+		} else if e.Kind != "read" {
+			continue
+		}
+		if src.Literal && !src.Glob && src.Text != "" && (protect.BinaryName(src.Text) || a.sameBinary(src.Text)) {
+			a.c.deny("it copies or links the gitwarrant binary (" + src.Text + ") to another name, which could then run commands only people may run")
+			return
 		}
 	}
 }

@@ -41,12 +41,19 @@ func decideWarrant(env Env, o Options, place Place, c *Call) Answer {
 		// unpinned hook cannot stay silent.
 		return Asks("a loop does not load, so this call cannot be screened: %v%s", errs[0], more)
 	}
+	// Every loop's never entries first, then the abstract loops' ask
+	// entries: the strongest verdict wins, whatever order the loops sort
+	// in (a baseline's ask must not hide another loop's never).
 	for _, l := range ls {
-		w := &loops.Warrant{Never: l.Warrant.Never}
-		if Abstract(l) {
-			w.Ask = l.Warrant.Ask
+		if r, hit := loops.Screen(&loops.Warrant{Never: l.Warrant.Never}, c.Texts); hit {
+			return decided(o, place, c, l, r)
 		}
-		if r, hit := loops.Screen(w, c.Texts); hit {
+	}
+	for _, l := range ls {
+		if !Abstract(l) {
+			continue
+		}
+		if r, hit := loops.Screen(&loops.Warrant{Ask: l.Warrant.Ask}, c.Texts); hit {
 			return decided(o, place, c, l, r)
 		}
 	}
@@ -75,7 +82,7 @@ func decideWarrant(env Env, o Options, place Place, c *Call) Answer {
 	}
 	a := Answer{Verdict: loops.Ask, Reason: hook.Reason("", "strict: no loop covers this call", "a person decides; add a loop (or a trigger) that covers it")}
 	if !o.NoRecord {
-		if err := appendEntry(p, entryFor(c, "", "strict: no loop covers this call", loops.Ask)); err != nil {
+		if err := appendEntry(p, entryFor(c, o, "", "strict: no loop covers this call", loops.Ask)); err != nil {
 			a.Reason += fmt.Sprintf(" (and the check could not be recorded: %v)", err)
 		}
 	}
@@ -118,16 +125,12 @@ func decideLoop(env Env, o Options, place Place, c *Call, l *loops.Loop) Answer 
 // answer. An allow survives only when it is recorded and its target was
 // read in full.
 func decided(o Options, place Place, c *Call, l *loops.Loop, res loops.Result) Answer {
-	a := Answer{Verdict: res.Verdict, Reason: hook.Reason(l.Name, res.Rule, res.Reason)}
+	a := Answer{Verdict: res.Verdict, Reason: hook.Reason(l.Name, res.Rule, res.Reason), Loop: l.Name, Rule: res.Rule}
 	if res.Verdict == loops.Allow && hook.Truncated(c.Target) {
 		a.Verdict = loops.Ask
 		a.Reason += " — but the call's arguments were too long to read in full, so a person decides"
 	}
-	via := o.Via
-	if via == "" {
-		via = "hook"
-	}
-	entry, err := Record(place.Project, CheckRequest{Loop: l, Verb: c.Verb, Target: c.Target, Via: via, Record: !o.NoRecord, Extra: extraFor(c.Payload)}, res)
+	entry, err := Record(place.Project, CheckRequest{Loop: l, Verb: c.Verb, Target: c.Target, Via: o.via(), Record: !o.NoRecord, Extra: extraFor(c.Payload, o)}, res)
 	if err != nil {
 		if a.Verdict == loops.Allow {
 			a.Verdict = loops.Ask
@@ -136,6 +139,7 @@ func decided(o Options, place Place, c *Call, l *loops.Loop, res loops.Result) A
 		return a
 	}
 	if entry != nil {
+		a.Seq, a.Hash = entry.Seq, entry.Hash
 		rememberPending(place, c.Payload.ToolUseID, l.Name)
 	}
 	return a

@@ -174,6 +174,36 @@ func (w *walker) gitRuns(idx int) {
 				w.runString(idx, lit(o.Value), "git rebase --exec")
 			}
 		}
+	case "grep":
+		// -O[<pager>] / --open-files-in-pager[=<pager>] runs the pager (a
+		// shell command) on the matching files; --op… is its shortest
+		// unique prefix.
+		for i, a := range g.Args {
+			t := a.Text
+			if t == "--" {
+				break
+			}
+			long, val, eq := strings.Cut(strings.TrimPrefix(t, "--"), "=")
+			switch {
+			case strings.HasPrefix(t, "--") && len(long) >= 2 && strings.HasPrefix("open-files-in-pager", long):
+				if eq {
+					w.runString(idx, lit(val), "git grep --open-files-in-pager")
+				}
+				w.script.Clauses[idx].opaque("git grep --open-files-in-pager runs a pager program")
+			case !strings.HasPrefix(t, "--") && strings.HasPrefix(t, "-") && i > 0 && g.Args[i-1].Text == "-e":
+				// a pattern, not options
+			case !strings.HasPrefix(t, "--") && strings.HasPrefix(t, "-"):
+				// The first option of the cluster that takes a value ends it.
+				j := strings.IndexAny(t[1:], "eABCfmO")
+				if j < 0 || t[1+j] != 'O' {
+					continue
+				}
+				if v := t[j+2:]; v != "" {
+					w.runString(idx, lit(v), "git grep -O")
+				}
+				w.script.Clauses[idx].opaque("git grep -O runs a pager program")
+			}
+		}
 	case "difftool", "mergetool":
 		for i, a := range g.Args {
 			if (a.Text == "-x" || a.Text == "--extcmd") && i+1 < len(g.Args) {

@@ -252,10 +252,31 @@ func optOutputs(short, long string) effectFunc {
 					e.addAll("write", args[i+1:i+2], texts[0]+" "+t)
 					i++
 				}
-			case strings.HasPrefix(t, "--"+long+"="):
-				e.add("write", withText(args[i], strings.TrimPrefix(t, "--"+long+"=")), texts[0]+" --"+long)
-			case len(short) == 1 && strings.HasPrefix(t, "-"+short) && !strings.HasPrefix(t, "--"):
-				e.add("write", withText(args[i], t[2:]), texts[0]+" -"+short)
+			case strings.HasPrefix(t, "--") && len(t) > 2:
+				// An abbreviation getopt_long accepts (`sort --out=F`);
+				// read as the output option even when ambiguous.
+				name, val, eq := strings.Cut(t[2:], "=")
+				if !strings.HasPrefix(long, name) {
+					continue
+				}
+				if eq {
+					e.add("write", withText(args[i], val), texts[0]+" --"+long)
+				} else if i+1 < len(args) {
+					e.addAll("write", args[i+1:i+2], texts[0]+" --"+long)
+					i++
+				}
+			case len(short) == 1 && strings.HasPrefix(t, "-") && len(t) > 2:
+				// A cluster (`sort -uo F`, `sort -uoF`).
+				j := strings.Index(t[1:], short)
+				if j < 0 {
+					continue
+				}
+				if rest := t[j+2:]; rest != "" {
+					e.add("write", withText(args[i], rest), texts[0]+" -"+short)
+				} else if i+1 < len(args) {
+					e.addAll("write", args[i+1:i+2], texts[0]+" -"+short)
+					i++
+				}
 			}
 		}
 	}
@@ -502,8 +523,8 @@ func (e *effects) sed(args []Word, texts []string) {
 				files = append(files, j)
 			}
 			i = len(texts)
-		case strings.HasPrefix(t, "--in-place"):
-			inPlace = true
+		case len(t) >= 3 && strings.HasPrefix(t, "--i") && strings.HasPrefix("in-place", strings.SplitN(t[2:], "=", 2)[0]):
+			inPlace = true // --in-place, and any abbreviation of it (--in-pl)
 			if _, v, ok := strings.Cut(t, "="); ok {
 				suffix = v
 			}

@@ -198,11 +198,32 @@ func (e *effects) curl(args []Word, texts []string) {
 				}
 				i++
 			}
-		case strings.HasPrefix(t, "-o") && len(t) > 2 && !strings.HasPrefix(t, "--"):
-			e.add("write", withText(args[i], t[2:]), "curl -o")
+		case strings.HasPrefix(t, "-") && len(t) > 2 && !strings.HasPrefix(t, "--"):
+			// A cluster of short options (`-sSLo F`, `-oF`, `-sSLoF`): the
+			// first option that takes an argument ends it.
+			for j := 1; j < len(t); j++ {
+				c := t[j]
+				if strings.IndexByte(curlArgShort, c) < 0 {
+					continue
+				}
+				if strings.IndexByte("ocD", c) >= 0 {
+					if rest := t[j+1:]; rest != "" {
+						e.add("write", withText(args[i], rest), "curl -"+string(c))
+					} else if i+1 < len(args) {
+						e.addAll("write", args[i+1:i+2], "curl -"+string(c))
+						i++
+					}
+				} else if j+1 == len(t) {
+					i++ // its argument is the next word
+				}
+				break
+			}
 		}
 	}
 }
+
+// curlArgShort are curl's short options that take an argument.
+const curlArgShort = "AbcCdDeEFHKmoPQrTuUwxXYyzt"
 
 func (e *effects) wget(args []Word, texts []string) {
 	wrote := false

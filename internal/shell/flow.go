@@ -90,6 +90,9 @@ func (w *walker) cond(f func(*walker)) {
 }
 
 func (w *walker) mergeDir(sub *walker) {
+	if sub.cdSearch != "" && w.cdSearch == "" {
+		w.cdSearch = sub.cdSearch
+	}
 	if sub.dirBad != "" && w.dirBad == "" {
 		w.dirBad = sub.dirBad
 	}
@@ -104,6 +107,26 @@ func (w *walker) trackDir(idx int) {
 	if len(c.Via) != len(w.via) {
 		return
 	}
+	search := w.cdSearch
+	if c.Name() == "set" {
+		for _, a := range c.Expanded()[1:] {
+			if (strings.HasPrefix(a.Text, "-") && strings.ContainsRune(a.Text, 'P')) || a.Text == "physical" {
+				w.physPWD = true // set -P, set -o physical
+			}
+		}
+	}
+	for _, as := range c.Assigns {
+		if as.Name == "CDPATH" {
+			search = "CDPATH is set"
+		}
+	}
+	if c.Name() == "shopt" {
+		for _, a := range c.Expanded()[1:] {
+			if a.Text == "cdable_vars" || !a.Literal {
+				w.cdSearch = "cdable_vars may be on"
+			}
+		}
+	}
 	switch c.Name() {
 	case "cd", "pushd", "chdir":
 	case "popd":
@@ -113,10 +136,30 @@ func (w *walker) trackDir(idx int) {
 		return
 	}
 	args := c.Expanded()[1:]
+	if c.Name() == "pushd" {
+		// pushd with no directory swaps the top two of the stack, and
+		// ±N rotates it: where it lands is not in the command.
+		rot := len(args) == 0
+		for _, a := range args {
+			if len(a.Text) > 1 && (a.Text[0] == '+' || a.Text[0] == '-') && strings.Trim(a.Text[1:], "0123456789") == "" {
+				rot = true
+			}
+		}
+		if rot {
+			w.dirBad = "pushd rotates the directory stack"
+			return
+		}
+	}
+	physical := false // cd -P: the directory as the kernel resolves it
 	for len(args) > 0 && strings.HasPrefix(args[0].Text, "-") && args[0].Text != "-" {
 		if args[0].Text == "--" {
 			args = args[1:]
 			break
+		}
+		if o := args[0].Text; strings.LastIndexByte(o, 'P') > strings.LastIndexByte(o, 'L') {
+			physical = true
+		} else if strings.ContainsRune(o, 'L') {
+			physical = false
 		}
 		args = args[1:]
 	}
@@ -130,17 +173,53 @@ func (w *walker) trackDir(idx int) {
 		w.dirBad = "cd to " + quoteWord(a)
 	case a.Text == "-" || strings.HasPrefix(a.Text, "+") && c.Name() == "pushd":
 		w.dirBad = "cd " + a.Text
-	default:
+	case dirStackTilde(a.Text):
+		w.dirBad = "cd " + a.Text + " (the directory stack)"
+	case search != "" && !strings.HasPrefix(a.Text, "/") && !strings.HasPrefix(a.Text, "~") && !strings.HasPrefix(a.Text, "./") &&
+		!strings.HasPrefix(a.Text, "../") && a.Text != "." && a.Text != "..":
+		w.dirBad = "cd " + a.Text + " while " + search
+	case physical || w.physPWD:
+		// After cd -P, PWD is the resolved directory, so a later logical
+		// `cd ..` goes up from it too.
+		w.physPWD = true
 		w.dir = joinDir(w.dir, a.Text)
+	default:
+		// A logical cd (bash's default) applies `..` to the names as
+		// written; the paths used after it are still resolved by the
+		// kernel, through any symlink (joinDir).
+		w.dir = path.Clean(joinDir(w.dir, a.Text))
 	}
 }
 
-// joinDir joins a cd target to the current relative directory.
+// noteCDPATH records an assignment or export of CDPATH: from then on a cd
+// to a bare name may go anywhere CDPATH lists.
+func (w *walker) noteCDPATH(name string) {
+	if name == "CDPATH" {
+		w.cdSearch = "CDPATH is set"
+	}
+}
+
+// dirStackTilde reports ~+, ~-, ~N, ~+N, ~-N: bash expands them from the
+// directory stack, not from a home directory.
+func dirStackTilde(t string) bool {
+	if !strings.HasPrefix(t, "~") {
+		return false
+	}
+	rest, _, _ := strings.Cut(t[1:], "/")
+	rest = strings.TrimLeft(rest, "+-")
+	return len(t) > 1 && (t[1] == '+' || t[1] == '-' || t[1] >= '0' && t[1] <= '9') && strings.Trim(rest, "0123456789") == ""
+}
+
+// joinDir joins a path to the directory it is relative to, without
+// cleaning: the kernel resolves `..` after a symlink from the link's
+// target (with src/h a link to .git/hooks, `cd src/h && echo x >
+// ../config` writes .git/config), so the gate resolves the joined path
+// component by component (docs/threat-model.md#how-a-written-path-is-resolved).
 func joinDir(dir, to string) string {
-	if dir == "" || strings.HasPrefix(to, "/") || strings.HasPrefix(to, "~") {
+	if dir == "" || dir == "." || strings.HasPrefix(to, "/") || strings.HasPrefix(to, "~") {
 		return to
 	}
-	return path.Join(dir, to)
+	return strings.TrimRight(dir, "/") + "/" + to
 }
 
 func quoteWord(w Word) string {

@@ -142,6 +142,13 @@ func (e *effects) git(args []Word, texts []string) {
 				e.add("write", under(Word{Text: ed.File, Literal: true, Parts: []string{ed.File}}), "git config --file")
 			}
 		}
+	case "diff", "log", "show", "diff-tree", "diff-index", "diff-files", "whatchanged", "range-diff":
+		// The diff options' --output=<file> writes the output there.
+		for _, o := range g.Options {
+			if o.Name == "output" && o.Value != "" {
+				e.add("write", under(Word{Text: o.Value, Literal: true, Parts: []string{o.Value}}), "git "+g.Sub+" --output")
+			}
+		}
 	case "archive", "format-patch", "bundle":
 		for _, o := range g.Options {
 			if o.Name == "output" || o.Name == "o" || o.Name == "output-directory" {

@@ -71,6 +71,7 @@ func scanOpts(args []string, start int, spec optSpec) scanned {
 		}
 		if strings.HasPrefix(a, "--") {
 			name, val, eq := strings.Cut(a[2:], "=")
+			name = longPrefix(name, spec)
 			o := opt{name: "--" + name, value: val, has: eq}
 			switch {
 			case inList(spec.argLong, name):
@@ -137,4 +138,30 @@ func operands(args []string, spec optSpec) ([]int, scanned) {
 		i = s.rest + 1
 	}
 	return idx, all
+}
+
+// longPrefix expands an abbreviated long option as GNU getopt_long does:
+// an exact name wins, else a prefix of exactly one known long option
+// stands for it (`cp --target-dir=D` is --target-directory). An ambiguous
+// or unknown prefix is left as it is (getopt refuses it, so the command
+// fails). See docs/shell.md#wrappers.
+func longPrefix(name string, spec optSpec) string {
+	if name == "" || inList(spec.argLong, name) || inList(spec.flagLong, name) {
+		return name
+	}
+	found := ""
+	for _, list := range [][]string{spec.argLong, spec.flagLong} {
+		for _, l := range list {
+			if strings.HasPrefix(l, name) {
+				if found != "" && found != l {
+					return name
+				}
+				found = l
+			}
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
 }

@@ -22,9 +22,13 @@ type walker struct {
 	via    []string
 	dir    string // cwd relative to the start, after cd
 	dirBad string // why the cwd is no longer known ("" while it is)
-	funcs  map[string]bool
-	assign []Assign // assignments inherited from a wrapper (env NAME=V …)
-	envClr bool
+	// cdSearch says why a cd to a bare name may not go to ./name: CDPATH
+	// set, or cdable_vars on ("" while neither is).
+	cdSearch string
+	physPWD  bool // cd -P or set -P ran: cd follows symlinks
+	funcs    map[string]bool
+	assign   []Assign // assignments inherited from a wrapper (env NAME=V …)
+	envClr   bool
 	// aliases are git aliases written so far (git config alias.x …);
 	// the map is replaced, never changed, so clauses keep their view.
 	aliases *map[string]string
@@ -354,6 +358,9 @@ func (w *walker) newClause(st *syntax.Stmt) Clause {
 	}
 	c.Text = w.text(st)
 	if w.dirBad != "" {
+		// The last directory known is not where the clause runs: its
+		// relative paths stay relative, so they read as unknown.
+		c.Dir = ""
 		c.opaque("working directory unknown: " + w.dirBad)
 	}
 	return c
@@ -472,6 +479,9 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr) {
 	w.redirs(st, &c)
 	w.script.Clauses[idx] = c
 	if len(c.Argv) == 0 {
+		for _, as := range c.Assigns {
+			w.noteCDPATH(as.Name) // a bare CDPATH=… lasts for the clauses after it
+		}
 		base := len(c.Assigns) - len(x.Assigns)
 		for i, a := range x.Assigns {
 			as := c.Assigns[base+i]
@@ -535,7 +545,9 @@ func (w *walker) decl(st *syntax.Stmt, x *syntax.DeclClause) {
 			wd := w.word(a.Value, ctxArg)
 			if !wd.Literal {
 				c.opaque(wd.Why)
+				w.noteCDPATH("CDPATH") // `export "$x"` may set it
 			}
+			w.noteCDPATH(strings.SplitN(wd.Text, "=", 2)[0])
 			c.Argv = append(c.Argv, wd)
 			continue
 		}
@@ -548,6 +560,7 @@ func (w *walker) decl(st *syntax.Stmt, x *syntax.DeclClause) {
 			c.opaque("assignment " + as.Name + ": " + as.Value.Why)
 		}
 		c.Assigns = append(c.Assigns, as)
+		w.noteCDPATH(as.Name)
 		if as.Name == "PATH" {
 			w.lookup = "PATH assigned"
 		}

@@ -383,8 +383,35 @@ func (w *walker) parallel(idx int, args []Word, texts []string) {
 	if s.rest >= end {
 		return
 	}
-	// parallel runs its command words through a shell
-	w.runString(idx, joinWords(args[s.rest:end]), "parallel")
+	// parallel runs its command words through a shell, with each argument
+	// given after ::: put in place of {} (or appended): the literal ones
+	// are screened with it (`parallel rm ::: .git/hooks/pre-commit`).
+	cmd := joinWords(args[s.rest:end])
+	w.runString(idx, cmd, "parallel")
+	n := 0
+	for i := end; i < len(args) && n < maxParallelArgs; i++ {
+		if strings.HasPrefix(texts[i], ":::") || !args[i].Literal {
+			continue
+		}
+		n++
+		run := cmd
+		if strings.Contains(cmd.Text, "{}") {
+			run = withText(cmd, strings.ReplaceAll(cmd.Text, "{}", quoteArg(texts[i])))
+		} else {
+			run = withText(cmd, cmd.Text+" "+quoteArg(texts[i]))
+		}
+		run.Literal = cmd.Literal
+		w.runString(idx, run, "parallel")
+	}
+}
+
+// maxParallelArgs bounds the ::: arguments screened with parallel's
+// command; the clause is opaque anyway.
+const maxParallelArgs = 64
+
+// quoteArg single-quotes a word for a shell.
+func quoteArg(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // joinWords joins words with spaces, as a string a shell would read.

@@ -73,6 +73,3 @@ func (c Style) Yellow(s string) string { return c.wrap("33", s) }
 
 // Cyan text.
 func (c Style) Cyan(s string) string { return c.wrap("36", s) }
-
-// Enabled reports whether colour is on.
-func (c Style) Enabled() bool { return c.on }

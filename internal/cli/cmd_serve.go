@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gitwarrant/gitwarrant/internal/mcp"
+	"github.com/spf13/cobra"
+)
+
+type serveOptions struct {
+	addr        string
+	allowRemote bool
+	limits      string
+}
+
+func newServeCmd(app *App) *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve [--addr 127.0.0.1:7411] [--limits SPEC]",
+		Short: "serve the agent tools over Streamable HTTP (/mcp) and JSON (/api/v1)",
+		Long: `Serve the same tools as ` + "`gitwarrant mcp`" + ` over MCP's Streamable HTTP transport
+at /mcp and as JSON under /api/v1/tools/<name> (POST), with the OpenAPI
+document at /api/v1/openapi.json. Every request needs
+"Authorization: Bearer <key>" with a key from ` + "`gitwarrant keys create`" + `.
+
+Per key: 60 requests in any 60 s, 30 proposals in any hour, 20 open
+proposals. --limits changes them, never to unlimited, e.g.
+  --limits requests=600/60s,proposals=100/1h,open=50
+A full limit answers 429 with Retry-After. Bodies over 262144 bytes get 413.
+Only loopback addresses unless --allow-remote. SIGINT or SIGTERM stops the
+server after the requests in flight finish.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd.Context(), app, o) },
+	}
+	cmd.Flags().StringVar(&o.addr, "addr", "127.0.0.1:7411", "address to listen on")
+	cmd.Flags().BoolVar(&o.allowRemote, "allow-remote", false, "allow a non-loopback address (agents on other machines)")
+	cmd.Flags().StringVar(&o.limits, "limits", "", "per-key limits: requests=N/DUR,proposals=N/DUR,open=N")
+	return cmd
+}
+
+func runServe(ctx context.Context, app *App, o serveOptions) error {
+	lim, err := parseLimits(o.limits)
+	if err != nil {
+		return Usagef("e.g. --limits requests=600/60s,proposals=100/1h,open=50", "--limits: %v", err)
+	}
+	if err := checkLoopback(o.addr, o.allowRemote); err != nil {
+		return err
+	}
+	keys, err := keyStore(app)
+	if err != nil {
+		return err
+	}
+	h, err := mcp.NewHandler(mcpService(app), mcp.HTTPOptions{Keys: keys, Limits: lim, Now: app.Now, Version: Version})
+	if err != nil {
+		return Usagef("see `gitwarrant serve --help`", "%v", err)
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return &ExitError{Code: ExitError1, Err: err, Hint: "choose another --addr"}
+	}
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
+	fmt.Fprintf(app.IO.Err, "gitwarrant: serving http://%s/mcp and /api/v1 (Ctrl-C stops)\n", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err = srv.Shutdown(sctx) // waits for requests in flight: no entry is lost
+	if cerr := h.Close(); err == nil {
+		err = cerr
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	fmt.Fprintln(app.IO.Err, "gitwarrant: stopped")
+	return err
+}
+
+func checkLoopback(addr string, allow bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return Usagef("e.g. --addr 127.0.0.1:7411", "--addr %q: %v", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	if allow {
+		return nil
+	}
+	return Usagef("pass --allow-remote to listen beyond this machine (agents then need keys over the network: put TLS in front)", "--addr %q is not a loopback address", addr)
+}
+
+// parseLimits reads "requests=N/DUR,proposals=N/DUR,open=N" over the
+// defaults. Zero and negative values are refused: no limit can be off.
+func parseLimits(s string) (mcp.Limits, error) {
+	l := mcp.DefaultLimits()
+	if strings.TrimSpace(s) == "" {
+		return l, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok {
+			return l, fmt.Errorf("%q: want key=value", part)
+		}
+		n, dur, hasDur := strings.Cut(v, "/")
+		num, err := strconv.Atoi(n)
+		if err != nil || num < 1 {
+			return l, fmt.Errorf("%s: %q is not a whole number of at least 1", k, n)
+		}
+		var d time.Duration
+		if hasDur {
+			if d, err = time.ParseDuration(dur); err != nil || d <= 0 {
+				return l, fmt.Errorf("%s: %q is not a positive duration (e.g. 60s, 1h)", k, dur)
+			}
+		}
+		switch {
+		case k == "requests" && hasDur:
+			l.Requests, l.RequestWindow = num, d
+		case k == "proposals" && hasDur:
+			l.Proposals, l.ProposalWindow = num, d
+		case k == "open" && !hasDur:
+			l.OpenProposals = num
+		default:
+			return l, fmt.Errorf("unknown or malformed %q (want requests=N/DUR, proposals=N/DUR, open=N)", part)
+		}
+	}
+	return l, l.Validate()
+}
