@@ -293,6 +293,9 @@ func TestActionSimulated(t *testing.T) {
 	if !strings.Contains(res.summary, "gitwarrant: failed: 1 unsigned widening(s)") || !strings.Contains(res.summary, "signed by ada@example.com") {
 		t.Fatalf("summary:\n%s", res.summary)
 	}
+	if !strings.Contains(res.summary, "### Warrant checks") {
+		t.Fatalf("the summary lacks `gitwarrant metrics --format markdown`:\n%s", res.summary)
+	}
 	if len(fake.comments) != 1 || !strings.Contains(fake.comments[1], ghaction.Marker) || !strings.Contains(fake.comments[1], "push to release/*") {
 		t.Fatalf("comments after the first run: %v\ncalls %v", fake.comments, fake.calls)
 	}
