@@ -32,20 +32,20 @@ func mcpOr(alt string) string {
 // always-resident hard stops (every loop's never list, identical entries
 // merged across loops), and one line per loop (name, description,
 // triggers). Details are fetched on demand with `gitwarrant show <loop>` or
-// the MCP tool gitwarrant_loop_context once the server exists.
+// the MCP tool loop_context once the server exists.
 func RenderIndex(ls []*loops.Loop, opts Options) string {
 	ls = sorted(ls)
 	cmd := opts.command()
 	var b strings.Builder
 	b.WriteString("# Agent warrant (gitwarrant) — index\n\n")
-	fmt.Fprintf(&b, "This repository bounds agent work with %s in `.gitwarrant/loops/`. Only the hard stops and one line per loop are here. Before working in a loop, fetch its brief, procedure and warrant: `%s show <loop>`%s.\n\n", plural(len(ls), "loop"), cmd, mcpOr("MCP `gitwarrant_loop_context`"))
+	fmt.Fprintf(&b, "This repository bounds agent work with %s in `.gitwarrant/loops/`. Only the hard stops and one line per loop are here. Before working in a loop, fetch its brief, procedure and warrant: `%s show <loop>`%s.\n\n", plural(len(ls), "loop"), cmd, mcpOr("MCP `loop_context`"))
 	b.WriteString("## Check before you act\n\n")
 	fmt.Fprintf(&b, "- Route: `%s match \"<task>\"` (exit 2: no loop covers it — ask the human).\n", cmd)
-	fmt.Fprintf(&b, "- Check: `%s check <loop> <read|draft|change|send> \"<target>\"`%s. Exit 0 allow; 2 ask — get a human's approval first; 3 deny; 1 error — treat as ask.\n", cmd, mcpOr("MCP `gitwarrant_warrant_check`"))
+	fmt.Fprintf(&b, "- Check: `%s check <loop> <read|draft|change|send> \"<target>\"`%s. Exit 0 allow; 2 ask — get a human's approval first; 3 deny; 1 error — treat as ask.\n", cmd, mcpOr("MCP `warrant_check`"))
 	if features.MCP {
 		fmt.Fprintf(&b, "- MCP tools: %s.\n", codeList(MCPTools))
 	}
-	fmt.Fprintf(&b, "- Unlisted means ask. `never` means never, even with approval. Do not edit `.gitwarrant/` or widen your own warrant: tell the human what you need%s; only a human amends. Leave the evidence each loop's record list asks for: `%s record add <loop> --did \"…\"`%s.\n", mcpAlt("`gitwarrant_propose_amendment`"), cmd, mcpAlt("`gitwarrant_record`"))
+	fmt.Fprintf(&b, "- Unlisted means ask. `never` means never, even with approval. Do not edit `.gitwarrant/` or widen your own warrant: tell the human what you need%s; only a human amends. Leave the evidence each loop's record list asks for: `%s record add <loop> --did \"…\"`%s.\n", mcpAlt("`propose_amendment`"), cmd, mcpAlt("`record_note`"))
 	writeNeverTier(&b, ls)
 	b.WriteString("\n## Loops\n\n")
 	for _, l := range ls {

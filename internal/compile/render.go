@@ -22,13 +22,17 @@ func (o Options) command() string {
 	return o.Command
 }
 
-// MCP tool names, as the agent sees them (docs/design.md#enforcement-surfaces "MCP").
+// MCPTools are the tools of the `gitwarrant` MCP server (docs/mcp.md#tools);
+// internal/mcp's tests hold this list to the server's own.
 var MCPTools = []string{
-	"gitwarrant_list_loops",
-	"gitwarrant_loop_context",
-	"gitwarrant_warrant_check",
-	"gitwarrant_record",
-	"gitwarrant_propose_amendment",
+	"list_loops",
+	"loop_context",
+	"warrant_check",
+	"record_note",
+	"match_loop",
+	"propose_amendment",
+	"get_proposal",
+	"get_metrics",
 }
 
 // mcpAlt is " (or <alt>)" when the MCP server exists, else "": the
@@ -96,8 +100,8 @@ func writeHeader(b *strings.Builder, opts Options, n int) {
 		fmt.Fprintf(b, "- MCP tools, where the `gitwarrant` MCP server is configured: %s.\n", codeList(MCPTools))
 	}
 	b.WriteString("- Unlisted means ask: anything no list covers needs a human. `never` means never — not even with approval.\n")
-	fmt.Fprintf(b, "- Do not edit `.gitwarrant/` (loops, record, signers), git hooks or hook settings, and do not widen your own warrant: tell the human what change you need%s; only a human amends.\n", mcpAlt("propose it with `gitwarrant_propose_amendment`"))
-	fmt.Fprintf(b, "- When you finish or stop, leave the evidence the loop's record list asks for: `%s record add <loop> --did \"…\" --saw \"…\" --skipped \"…\" --stopped \"…\"`%s.\n", cmd, mcpAlt("`gitwarrant_record`"))
+	fmt.Fprintf(b, "- Do not edit `.gitwarrant/` (loops, record, signers), git hooks or hook settings, and do not widen your own warrant: tell the human what change you need%s; only a human amends.\n", mcpAlt("propose it with the MCP tool `propose_amendment`"))
+	fmt.Fprintf(b, "- When you finish or stop, leave the evidence the loop's record list asks for: `%s record add <loop> --did \"…\" --saw \"…\" --skipped \"…\" --stopped \"…\"`%s.\n", cmd, mcpAlt("the MCP tool `record_note`"))
 }
 
 // writeLoop writes one loop's section. An abstract loop is a baseline

@@ -3,7 +3,7 @@
 // It is a leaf: constants only.
 package features
 
-// MCP says whether the `gitwarrant mcp` server exists. While it is false,
-// install writes no .mcp.json entry and the compiled context names no MCP
-// tools; the change that adds the server flips it.
-const MCP = false
+// MCP says whether the `gitwarrant mcp` server exists. While it was false,
+// install wrote no .mcp.json entry and the compiled context named no MCP
+// tools. The server exists (docs/mcp.md), so both are on.
+const MCP = true

@@ -2,13 +2,16 @@ package install
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/features"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
@@ -457,8 +460,16 @@ func diagnoseMCP(env DoctorEnv) []Check {
 			out = append(out, c)
 			continue
 		}
-		if _, ok := env.lookPath(srv.Command); ok {
+		if path, ok := env.lookPath(srv.Command); ok {
 			c.Status, c.Detail = OK, d.where(it.val)+": "+srv.Command+" resolves"
+			if filepath.Base(srv.Command) == "gitwarrant" && len(srv.Args) > 0 && srv.Args[0] == "mcp" {
+				if err := mcpAnswers(env, path, srv.Args); err != nil {
+					c.Status, c.Detail = Fail, d.where(it.val)+": `"+strings.Join(append([]string{srv.Command}, srv.Args...), " ")+"` does not answer initialize: "+err.Error()
+					c.Fix = "run the command by hand to see why; `gitwarrant install` writes a working entry"
+				} else {
+					c.Detail += " and answers initialize"
+				}
+			}
 		} else {
 			c.Status, c.Detail = Fail, d.where(it.val)+": command "+srv.Command+" is not on PATH, so Claude Code shows a failing server"
 			c.Fix = "install " + srv.Command + ", or remove the server from " + MCPPath
@@ -477,4 +488,36 @@ func GateFailures(cs []Check) []Check {
 		}
 	}
 	return out
+}
+
+// mcpAnswers starts the configured MCP server the way a client would and
+// checks it answers initialize within a few seconds.
+func mcpAnswers(env DoctorEnv, path string, args []string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Dir = env.Root
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"gitwarrant-doctor","version":"1"}}}` + "\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		return fmt.Errorf("no answer within 5 s")
+	}
+	if !bytes.Contains(out, []byte(`"serverInfo"`)) {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" && err != nil {
+			msg = err.Error()
+		}
+		if msg == "" {
+			msg = "no initialize result on stdout"
+		}
+		return errors.New(firstLine(msg))
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
 }

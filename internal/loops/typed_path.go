@@ -166,14 +166,20 @@ func (p *pathPattern) coversGlob(f FilePath, glob string) bool {
 }
 
 // mayNameGlob is the cautious reading for ask and never: a search glob is
-// screened when it spells any literal part of the pattern (`**/secrets*`
-// against `secrets`, `*.pem` against `*.pem`).
+// screened when it spells every literal part of the pattern (`**/secrets*`
+// against `secrets`, `*.pem` against `*.pem`; `tsconfig*.json` does not
+// spell `*password*.json`).
 func (p *pathPattern) mayNameGlob(glob string) bool {
 	g := strings.ToLower(glob)
+	n := 0
 	for _, part := range strings.FieldsFunc(p.glob, func(r rune) bool { return strings.ContainsRune("/*?[]{}", r) }) {
-		if len(part) >= 2 && strings.Contains(g, strings.ToLower(part)) {
-			return true
+		if len(part) < 2 {
+			continue
 		}
+		if !strings.Contains(g, strings.ToLower(part)) {
+			return false
+		}
+		n++
 	}
-	return false
+	return n > 0
 }

@@ -332,6 +332,9 @@ func TestSearchGlobs(t *testing.T) {
 			t.Errorf("%s allows glob %q in %s = %v, want %v", c.e.Text, c.glob, c.dir.Abs, got, c.want)
 		}
 	}
+	if pw := mustTyped(t, "Read(*password*.json)"); pw.Escalates(Call{Kind: ToolRead, Path: root, Glob: "tsconfig*.json"}) || !pw.Escalates(Call{Kind: ToolRead, Path: root, Glob: "**/*password*.json"}) {
+		t.Error("a glob is screened only when it spells every literal part of the entry")
+	}
 	if !secrets.Escalates(Call{Kind: ToolRead, Path: root, Glob: "**/secrets*"}) || secrets.Escalates(Call{Kind: ToolRead, Path: root, Glob: "**/*.go"}) {
 		t.Error("never Read(secrets) must screen a glob that spells it, and only such a glob")
 	}

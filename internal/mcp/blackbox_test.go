@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gitwarrant/gitwarrant/internal/compile"
+	"github.com/gitwarrant/gitwarrant/internal/mcp"
 	"github.com/gitwarrant/gitwarrant/internal/testkit"
 )
 
@@ -340,5 +342,13 @@ func TestToolCallsAreJudgedAsTheHookJudgesThem(t *testing.T) {
 	seen := recordedCredentials(t, run(t, dir, bin, "record", "log", "--json"))
 	if seen["http/agent"] != len(cases) {
 		t.Errorf("%d entries with via http, credential agent; want %d (%v)", seen["http/agent"], len(cases), seen)
+	}
+}
+
+// TestCompiledContextNamesTheServersTools holds the tool names compiled
+// context tells agents to use to the server's own.
+func TestCompiledContextNamesTheServersTools(t *testing.T) {
+	if got, want := strings.Join(compile.MCPTools, ","), strings.Join(mcp.ToolNames(), ","); got != want {
+		t.Fatalf("compile.MCPTools = %s, the server has %s", got, want)
 	}
 }
