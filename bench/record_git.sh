@@ -53,12 +53,9 @@ git add -A && git commit -q -m 'add the appeal loop'
 
 echo "writing a $entries-entry chain…" >&2
 "$gw" check appeal draft 'appeal letter' >/dev/null # picks the writer
-chainfile=$(ls .gitwarrant/record/*.jsonl)
-writer=$(basename "$chainfile" .jsonl)
+writer=$(git for-each-ref --format='%(refname:lstrip=2)' refs/gitwarrant/)
 blob=$(printf 'git:%s' "$(git hash-object .gitwarrant/loops/appeal.loop.md)")
-"$work/mkchain" "$chainfile" "$entries" "$blob"
-git update-ref -d "refs/gitwarrant/$writer"
-"$gw" check appeal draft 'appeal letter' >/dev/null # rebuilds the ref from the file, once
+"$work/mkchain" -ref . "$writer" "$entries" "$blob" # the live record: the ref
 "$gw" record verify >&2
 
 echo small > small.txt && git add small.txt && git commit -q -m small

@@ -114,12 +114,6 @@ type File struct {
 	LockPath string
 	// Now defaults to time.Now.
 	Now func() time.Time
-	// AfterAppend, if set, runs while the lock is still held, after the
-	// line is durably written. It receives the entry and the exact line
-	// bytes (with trailing newline) and the file's size before the write.
-	// An error is returned from Append, but the line stays written (it is
-	// on the record; the caller reports the failure).
-	AfterAppend func(e Entry, line []byte, offset int64) error
 	// Prepare, if set, runs under the lock once Seq, Prev and TS are set
 	// and before the hash: a signed entry signs its own chain position
 	// (docs/signing.md#what-a-signature-binds). It may add fields but not

@@ -35,8 +35,8 @@ func (e *TornError) Error() string {
 
 // Append implements Appender. Under an exclusive lock on LockPath it reads
 // only the tail of the chain (O(1) in its size, docs/design.md#the-record), fills Seq, Prev,
-// TS (if empty) and Hash, writes the line with one write call, fsyncs, runs
-// AfterAppend, and unlocks.
+// TS (if empty) and Hash, writes the line with one write call, fsyncs, and
+// unlocks.
 func (c *File) Append(e Entry) (Entry, error) {
 	if e.Kind == "" {
 		return Entry{}, fmt.Errorf("append to %s: entry has no kind; set Kind (e.g. %q)", c.Path, KindNote)
@@ -52,7 +52,7 @@ func (c *File) Append(e Entry) (Entry, error) {
 		return Entry{}, err
 	}
 	defer f.Close()
-	last, size, err := readTail(f, c.Path)
+	last, _, err := readTail(f, c.Path)
 	if err != nil {
 		return Entry{}, err
 	}
@@ -68,33 +68,16 @@ func (c *File) Append(e Entry) (Entry, error) {
 	if err := writeLine(f, c.Path, line, created); err != nil {
 		return Entry{}, err
 	}
-	if c.AfterAppend != nil {
-		if err := c.AfterAppend(e, line, size); err != nil {
-			return e, fmt.Errorf("%s: entry %d is written, but the follow-up step failed: %w", c.Path, e.Seq, err)
-		}
-	}
 	return e, nil
 }
 
-// lock creates and locks the lock file, returning the function that
-// releases it.
+// lock takes the chain's lock (LockPath, default Path + ".lock").
 func (c *File) lock() (func(), error) {
 	path := c.LockPath
 	if path == "" {
 		path = c.Path + ".lock"
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("create directory for lock %s: %w", path, err)
-	}
-	lf, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("open lock %s: %w; check the directory's permissions", path, err)
-	}
-	if err := lockFile(lf); err != nil {
-		lf.Close()
-		return nil, err
-	}
-	return func() { unlockFile(lf); lf.Close() }, nil
+	return Lock(path)
 }
 
 // openChain opens (creating as needed) the chain file for appending.

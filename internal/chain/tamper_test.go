@@ -263,3 +263,49 @@ func TestReadEntries(t *testing.T) {
 		t.Fatalf("empty: %v %v", es, err)
 	}
 }
+
+// TestVerifyParallelAgreesWithVerify: on every tamper of the suite's kinds
+// and on long chains cut at block boundaries, the parallel verifier gives
+// the sequential one's report (entries, head, break line, seq, reason).
+func TestVerifyParallelAgreesWithVerify(t *testing.T) {
+	lines := sealedLines(t, 8000) // ~2 MB: lines cross the 1 MB block cuts
+	variants := map[string]string{"intact": strings.Join(lines, "\n") + "\n"}
+	edit := append([]string(nil), lines...)
+	edit[1500] = strings.Replace(edit[1500], "email number", "email numbr", 1)
+	variants["edited"] = strings.Join(edit, "\n") + "\n"
+	variants["deleted"] = strings.Join(append(append([]string(nil), lines[:10]...), lines[11:]...), "\n") + "\n"
+	swap := append([]string(nil), lines...)
+	swap[5], swap[6] = swap[6], swap[5]
+	variants["reordered"] = strings.Join(swap, "\n") + "\n"
+	variants["torn"] = strings.Join(lines, "\n") + "\n" + lines[0][:20]
+	variants["unterminated"] = strings.Join(lines, "\n")
+	variants["empty line"] = strings.Join(lines[:3], "\n") + "\n\n" + strings.Join(lines[3:], "\n") + "\n"
+	cut := append([]string(nil), lines...)
+	cut[5200] = strings.Replace(cut[5200], `"seq":5201`, `"seq":5202`, 1)
+	variants["seq gap past a block"] = strings.Join(cut, "\n") + "\n"
+	for name, data := range variants {
+		want := Verify(strings.NewReader(data), "x")
+		got := VerifyParallel(strings.NewReader(data), "x", 1, Genesis)
+		if got.Entries != want.Entries || got.Head != want.Head || (got.Break == nil) != (want.Break == nil) ||
+			(got.Break != nil && (*got.Break != *want.Break)) || got.Unterminated != want.Unterminated {
+			t.Errorf("%s: parallel %+v %+v, sequential %+v %+v", name, got, got.Break, want, want.Break)
+		}
+	}
+}
+
+// sealedLines makes a valid chain of n lines in memory (no file, no fsync).
+func sealedLines(t testing.TB, n int) []string {
+	t.Helper()
+	prev := Genesis
+	out := make([]string, n)
+	for i := range out {
+		line, e, err := Seal(Entry{Seq: int64(i + 1), TS: "2026-07-03T10:00:00.000Z", Loop: "weekly-report", Kind: KindCheck,
+			Action: "send", Target: fmt.Sprintf("email number %d to the team, with a longer target to fill the line", i+1),
+			Verdict: "ask", Rule: "ask: email", Prev: prev})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i], prev = string(line), e.Hash
+	}
+	return out
+}

@@ -22,9 +22,25 @@ const ReasonReadError = "read error"
 // parses and verifies counts as verified, but Unterminated is set: Append
 // refuses to write after it until a person has looked.
 func Verify(r io.Reader, path string) *Report {
-	rep := &Report{Path: path}
+	return VerifyFrom(r, path, 1, Genesis)
+}
+
+// VerifyFrom is Verify for a run of a chain that starts at entry first,
+// after the entry whose hash is prev: a segment of a chain kept in several
+// files (docs/record.md#the-branch-copy). LastSeq starts at first-1.
+func VerifyFrom(r io.Reader, path string, first int64, prev string) *Report {
+	return verify(r, path, first, prev, true)
+}
+
+// VerifyStream is VerifyFrom without the list of hashes, in memory that
+// does not grow with the chain (docs/record.md#verification).
+func VerifyStream(r io.Reader, path string, first int64, prev string) *Report {
+	return verify(r, path, first, prev, false)
+}
+
+func verify(r io.Reader, path string, first int64, prev string, keepHashes bool) *Report {
+	rep := &Report{Path: path, LastSeq: first - 1}
 	lr := newLineReader(r)
-	prev := Genesis
 	for lineNo := 1; ; lineNo++ {
 		line, terminated, err := lr.next()
 		if err == io.EOF {
@@ -48,7 +64,9 @@ func Verify(r io.Reader, path string) *Report {
 		rep.Entries++
 		rep.LastSeq = want
 		rep.Head = prev
-		rep.Hashes = append(rep.Hashes, prev)
+		if keepHashes {
+			rep.Hashes = append(rep.Hashes, prev)
+		}
 		rep.Unterminated = !terminated
 	}
 }

@@ -204,7 +204,7 @@ func (d *demo) gitQuiet(args ...string) error {
 
 // tamper edits one recorded verdict by hand and shows verify naming it.
 func (d *demo) tamper() error {
-	files, _ := filepath.Glob(filepath.Join(d.dir, ".gitwarrant", "record", "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(d.dir, ".gitwarrant", "record", "*", "*.jsonl"))
 	if len(files) == 0 {
 		return Failf("demo: no chain file was written under %s", filepath.Join(d.dir, ".gitwarrant", "record"))
 	}
@@ -223,7 +223,7 @@ func (d *demo) tamper() error {
 		return err
 	}
 	return d.run(demoStep{
-		say:  "And git refuses to commit the forged record: the file no longer extends its ref.",
+		say:  "And git refuses to commit the forged record: the branch's copy no longer matches its ref.",
 		git:  []string{"commit", "-q", "--allow-empty", "-m", "sneak it in"},
 		want: 1,
 	})

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -109,7 +108,7 @@ func loopsCheck(p *project.Project) install.Check {
 }
 
 func recordCheck(p *project.Project) install.Check {
-	c := install.Check{Name: "record", Status: install.Fail, Fix: "run `gitwarrant record verify` for details; restore the chain from Git or its refs/gitwarrant ref"}
+	c := install.Check{Name: "record", Status: install.Fail, Fix: "run `gitwarrant record verify` for details; `gitwarrant record restore` brings a work-tree chain back to its ref"}
 	r, err := record.Open(p)
 	if err != nil {
 		c.Detail = err.Error()
@@ -118,30 +117,20 @@ func recordCheck(p *project.Project) install.Check {
 		}
 		return c
 	}
-	reports, err := r.VerifyAll()
+	v, err := r.Verify()
 	if err != nil {
 		c.Detail = err.Error()
 		return c
 	}
-	refs, err := r.VerifyRefs()
-	if err != nil {
-		c.Detail = err.Error()
-		return c
-	}
-	var buf bytes.Buffer
-	if n := printReports(io.Discard, r, reports) + printRefs(io.Discard, r, refs); n > 0 {
-		printReports(&buf, r, reports)
-		printRefs(&buf, r, refs)
+	if !v.OK() {
 		var bad []string
-		for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
-			if strings.HasPrefix(l, "FAIL") {
-				bad = append(bad, strings.TrimSpace(strings.TrimPrefix(l, "FAIL")))
-			}
+		for _, f := range v.Findings {
+			bad = append(bad, f.String())
 		}
 		c.Detail = strings.Join(bad, "; ")
 		return c
 	}
-	c.Status, c.Detail, c.Fix = install.OK, fmt.Sprintf("%d chain(s) verify", len(reports)), ""
+	c.Status, c.Detail, c.Fix = install.OK, fmt.Sprintf("%d chain(s) verify", len(v.Chains)), ""
 	return c
 }
 

@@ -17,11 +17,13 @@ import (
 func newHookPreCommitCmd(app *App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "pre-commit",
-		Short: "git pre-commit: stage this writer's chain, verify every chain, refuse a tampered record",
-		Long: `Run by the pre-commit git hook. Stages this writer's chain file, catches
-refs/gitwarrant/<writer> up if an earlier append could not move it, verifies
-every chain, and refuses the commit when a chain file no longer extends its
-ref (an entry was edited or dropped) — saying which entry and how to restore.
+		Short: "git pre-commit: bring this writer's chain in the branch up to its ref and stage it",
+		Long: `Run by the pre-commit git hook (docs/record.md#commit-hooks). Checks never
+write the work tree, so the branch's copy of a chain, .gitwarrant/record/<writer>/,
+is at most shorter than refs/gitwarrant/<writer>. This writes the entries
+recorded since the last commit into the copy and stages them, and refuses the
+commit when a record file in the work tree was edited, deleted or added by
+something else — saying which file and how to restore it.
 
 Exit status:
   0  commit may proceed (or nothing to do)

@@ -19,8 +19,9 @@ This directory is the warrant and the record for AI agents in this repository.
 
 - loops/<name>.loop.md — one recurring task each: brief, procedure, warrant,
   reserved, record. Review changes to these like code: they are permissions.
-- record/*.jsonl — the hash-chained record, one chain per writer. Never edit
-  by hand; ` + "`gitwarrant record verify`" + ` shows any tampering.
+- record/<writer>/ — the branch's copy of the hash-chained record, one chain
+  per writer, carried by each commit from refs/gitwarrant/<writer>. Never
+  edit by hand; ` + "`gitwarrant record verify`" + ` shows any tampering.
 - allowed_signers — the humans who may sign warrant amends (OpenSSH format).
 
 Commit all of it. See ` + "`gitwarrant help`" + `.

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"errors"
+	"bufio"
 	"fmt"
 	"strings"
 
@@ -18,13 +18,17 @@ Exit status:
 
 func newRecordCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "record <add|log|verify|push>",
-		Short: "read, add to, verify and push the hash-chained record",
-		Long: `The record is one SHA-256 hash chain per writer (.gitwarrant/record/<branch>-<clone>.jsonl),
-each entry also committed to refs/gitwarrant/<writer>, and a docket
-record.jsonl read as one more chain.`,
+		Use:   "record <add|log|verify|export|restore|push|fetch>",
+		Short: "read, add to, verify, export, restore, push and fetch the hash-chained record",
+		Long: `The record is one SHA-256 hash chain per writer. In Git the live record is
+refs/gitwarrant/<writer>: every check and note is a commit there, and the
+work tree is never touched. Each commit brings the branch's copy,
+.gitwarrant/record/<writer>/ (a folder of segments), up to the ref. A docket
+record.jsonl is read as one more chain.`,
+		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(newRecordAddCmd(app), newRecordLogCmd(app), newRecordVerifyCmd(app), newRecordPushCmd(app))
+	cmd.AddCommand(newRecordAddCmd(app), newRecordLogCmd(app), newRecordVerifyCmd(app), newRecordExportCmd(app),
+		newRecordRestoreCmd(app), newRecordPushCmd(app), newRecordFetchCmd(app))
 	return cmd
 }
 
@@ -83,11 +87,6 @@ func runRecordAdd(app *App, o recordAddOptions, args []string) error {
 	}
 	e, err := r.Append(chain.Entry{Loop: l.Name, Kind: chain.KindNote, Via: "cli",
 		Did: o.did, Saw: o.saw, Skipped: o.skipped, Stopped: o.stopped, Note: o.note})
-	var refErr *record.RefError
-	if errors.As(err, &refErr) {
-		fmt.Fprintf(app.IO.Out, "recorded #%d %s\n", e.Seq, e.Hash)
-		return &ExitError{Code: ExitError1, Err: err, Hint: "run `gitwarrant record verify` to see the state of the record"}
-	}
 	if err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
 	}
@@ -98,6 +97,7 @@ func runRecordAdd(app *App, o recordAddOptions, args []string) error {
 type recordLogOptions struct {
 	n    int
 	json bool
+	f    record.LogFilter
 }
 
 // logEntryJSON is the stable --json shape of one log line: the chain it
@@ -110,9 +110,18 @@ type logEntryJSON struct {
 func newRecordLogCmd(app *App) *cobra.Command {
 	var o recordLogOptions
 	cmd := &cobra.Command{
-		Use:   "log [loop]",
+		Use:   "log [loop] [-n N] [--since T] [--loop L] [--verdict V] [--via S] [--json]",
 		Short: "show the record, all chains merged by time",
-		Long: `Show entries from every chain merged by timestamp, each with its chain named.
+		Long: `Show entries from every chain merged by timestamp, each with its chain named,
+read from the live record (the refs in Git). Streams: -n N reads only the
+chains' tails.
+
+  --since T    entries at or after T (RFC 3339, e.g. 2026-07-01 or
+               2026-07-01T10:00:00Z)
+  --loop L     entries of loop L (also the positional argument)
+  --verdict V  check entries with verdict allow, ask or deny
+  --via S      entries made through cli, hook, mcp or http
+
 With --json, one object per line (JSON Lines): {"chain": …, "entry": …},
 the entry exactly as hashed, with its hash.` + "\n" + recordExitHelp,
 		Args: cobra.MaximumNArgs(1),
@@ -120,43 +129,54 @@ the entry exactly as hashed, with its hash.` + "\n" + recordExitHelp,
 			return runRecordLog(app, o, args)
 		},
 	}
-	cmd.Flags().IntVarP(&o.n, "n", "n", 0, "show only the last N entries")
+	f := cmd.Flags()
+	f.IntVarP(&o.n, "n", "n", 0, "show only the last N entries")
 	jsonFlag(cmd, &o.json)
+	f.StringVar(&o.f.Since, "since", "", "entries at or after this time")
+	f.StringVar(&o.f.Loop, "loop", "", "entries of this loop")
+	f.StringVar(&o.f.Verdict, "verdict", "", "check entries with this verdict")
+	f.StringVar(&o.f.Via, "via", "", "entries made through this surface")
 	return cmd
 }
 
 func runRecordLog(app *App, o recordLogOptions, args []string) error {
+	if len(args) == 1 {
+		if o.f.Loop != "" && o.f.Loop != args[0] {
+			return Usagef("give the loop once", "record log: loop %q and --loop %q disagree", args[0], o.f.Loop)
+		}
+		o.f.Loop = args[0]
+	}
+	since, err := parseSince(o.f.Since)
+	if err != nil {
+		return err
+	}
+	o.f.Since = since
+	if o.n < 0 {
+		return Usagef("example: -n 20", "record log -n must be positive (got %d)", o.n)
+	}
 	r, err := openRecord(app)
 	if err != nil {
 		return err
 	}
-	all, err := r.Entries()
-	if err != nil {
-		return &ExitError{Code: ExitError1, Err: err}
-	}
-	var es []record.LoggedEntry
-	for _, e := range all {
-		if len(args) == 0 || e.Loop == args[0] {
-			es = append(es, e)
-		}
-	}
-	if o.n > 0 && len(es) > o.n {
-		es = es[len(es)-o.n:]
-	}
-	lines := newJSONLines(app.IO.Out)
-	for _, e := range es {
+	out := bufio.NewWriterSize(app.IO.Out, 64<<10)
+	defer out.Flush()
+	lines := newJSONLines(out)
+	count := 0
+	err = r.Log(o.f, o.n, func(e record.LoggedEntry) error {
+		count++
 		if o.json {
 			fields := e.Fields()
 			fields["hash"] = e.Hash
-			if err := lines.Write(logEntryJSON{Chain: e.Chain, Entry: fields}); err != nil {
-				return err
-			}
-			continue
+			return lines.Write(logEntryJSON{Chain: e.Chain, Entry: fields})
 		}
-		fmt.Fprintf(app.IO.Out, "%s  %s#%d  %s\n", e.TS, e.Chain, e.Seq, describeEntry(e.Entry))
+		_, err := fmt.Fprintf(out, "%s  %s#%d  %s\n", e.TS, e.Chain, e.Seq, describeEntry(e.Entry))
+		return err
+	})
+	if err != nil {
+		return &ExitError{Code: ExitError1, Err: err}
 	}
-	if len(es) == 0 && !o.json {
-		fmt.Fprintln(app.IO.Err, "the record is empty")
+	if count == 0 && !o.json {
+		fmt.Fprintln(app.IO.Err, "no entries")
 	}
 	return nil
 }
@@ -178,7 +198,8 @@ func newRecordPushCmd(app *App) *cobra.Command {
 		Use:   "push [remote]",
 		Short: "push the refs/gitwarrant/* record refs (default remote: origin)",
 		Long: `Push every refs/gitwarrant/* ref with an explicit refspec. Your push
-configuration is not changed.` + "\n" + recordExitHelp,
+configuration is not changed. A ref the remote refuses as non-fast-forward
+is never forced: the message says why and what to do.` + "\n" + recordExitHelp,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := openRecord(app)
@@ -229,4 +250,113 @@ func pushSummary(remote, porcelain string) string {
 		return "record push: no record refs to push to " + remote + "\n"
 	}
 	return fmt.Sprintf("record push: %d record ref(s) to %s\n", n, remote) + b.String()
+}
+
+func newRecordFetchCmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:   "fetch [remote]",
+		Short: "fetch the refs/gitwarrant/* record refs (default remote: origin)",
+		Long: `Fetch every refs/gitwarrant/* ref with an explicit refspec, the counterpart
+of ` + "`record push`" + `. A local ref is only ever fast-forwarded, never replaced.` + "\n" + recordExitHelp,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRecordRemote(app, args, (*record.Record).Fetch)
+		},
+	}
+}
+
+func runRecordRemote(app *App, args []string, op func(*record.Record, string) (string, error)) error {
+	r, err := openRecord(app)
+	if err != nil {
+		return err
+	}
+	remote := ""
+	if len(args) == 1 {
+		remote = args[0]
+	}
+	out, err := op(r, remote)
+	fmt.Fprint(app.IO.Out, out)
+	if err != nil {
+		return &ExitError{Code: ExitError1, Err: err}
+	}
+	return nil
+}
+
+func newRecordExportCmd(app *App) *cobra.Command {
+	var writer string
+	cmd := &cobra.Command{
+		Use:   "export [--writer W]",
+		Short: "write one writer's whole chain as a single spec-valid chain file",
+		Long: `Write one writer's chain, read from its ref, to stdout as one JSONL chain
+file that verifies under the Loop File Spec (for docket and other tools).
+The default writer is this work tree's for the current branch.` + "\n" + recordExitHelp,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			r, err := openRecord(app)
+			if err != nil {
+				return err
+			}
+			w, err := pickWriter(r, writer)
+			if err != nil {
+				return err
+			}
+			out := bufio.NewWriterSize(app.IO.Out, 256<<10)
+			if err := r.Export(w, out); err != nil {
+				return &ExitError{Code: ExitError1, Err: err}
+			}
+			return out.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&writer, "writer", "", "the writer (see `gitwarrant record verify`)")
+	return cmd
+}
+
+func newRecordRestoreCmd(app *App) *cobra.Command {
+	var writer string
+	cmd := &cobra.Command{
+		Use:   "restore [--writer W]",
+		Short: "bring a writer's work-tree chain back to its ref, saving the old copy aside",
+		Long: `Move a writer's work-tree chain aside (under .git/gitwarrant/saved/) and write
+again, from its ref, every file the last commit holds for it. Use it when
+` + "`record verify`" + ` or a commit hook says a work-tree chain differs from its ref.
+The default writer is this work tree's for the current branch.` + "\n" + recordExitHelp,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			r, err := openRecord(app)
+			if err != nil {
+				return err
+			}
+			w, err := pickWriter(r, writer)
+			if err != nil {
+				return err
+			}
+			saved, err := r.Restore(w)
+			if err != nil {
+				return &ExitError{Code: ExitError1, Err: err}
+			}
+			if saved != "" {
+				fmt.Fprintf(app.IO.Out, "restored %s from %s; the old copy is in %s\n", w, "refs/gitwarrant/"+w, saved)
+			} else {
+				fmt.Fprintf(app.IO.Out, "restored %s from %s\n", w, "refs/gitwarrant/"+w)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&writer, "writer", "", "the writer (see `gitwarrant record verify`)")
+	return cmd
+}
+
+// pickWriter is --writer, else this work tree's writer.
+func pickWriter(r *record.Record, w string) (string, error) {
+	if w != "" {
+		return w, nil
+	}
+	w, err := r.DefaultWriter()
+	if err != nil {
+		return "", &ExitError{Code: ExitError1, Err: err}
+	}
+	if w == "" {
+		return "", Usagef("name one with --writer (`gitwarrant record verify` lists them)", "this branch has no writer here yet")
+	}
+	return w, nil
 }

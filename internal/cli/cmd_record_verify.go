@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
@@ -16,24 +15,28 @@ type recordVerifyOptions struct {
 	head   string
 	git    bool
 	replay bool
+	json   bool
 }
 
 func newRecordVerifyCmd(app *App) *cobra.Command {
 	var o recordVerifyOptions
 	cmd := &cobra.Command{
-		Use:   "verify [--head HASH] [--git] [--replay]",
+		Use:   "verify [--head HASH] [--git] [--replay] [--json]",
 		Short: "verify every chain and print each head",
-		Long: `Verify every chain: seq, prev and hash of each entry. The first broken entry
-is named with why (bad hash, bad prev, seq gap, unparsable line, torn last
-line). Each chain's head is printed; pin it, or let the commit-msg hook pin
-it in a Warrant-Head trailer.
+		Long: `Verify the live record: every writer's chain on refs/gitwarrant/<writer>
+(seq, prev and hash of each entry), every work-tree copy against its ref
+(a copy may be shorter — the next commit brings it up — never different),
+every writer this clone recorded as still has its ref, and no committed
+record file was changed. Each finding names the file or ref, the line,
+the entry and the kind of problem.
 
   --head HASH  say where a pinned head sits: last (nothing since), present
                (the chain grew since, fine) or missing (likely truncation)
   --git        also check every Warrant-Head pinned in HEAD's history is
                still present in its chain
   --replay     recompute every check's verdict against the loop as it was
-               (read from Git by its blob id) and flag any that differ` + "\n" + recordExitHelp,
+               (read from Git by its blob id) and flag any that differ
+  --json       print {"chains": [...], "findings": [...]}` + "\n" + recordExitHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runRecordVerify(app, o)
@@ -42,7 +45,32 @@ it in a Warrant-Head trailer.
 	cmd.Flags().StringVar(&o.head, "head", "", "a pinned head hash to look for")
 	cmd.Flags().BoolVar(&o.git, "git", false, "check heads pinned in commit messages")
 	cmd.Flags().BoolVar(&o.replay, "replay", false, "recompute past verdicts")
+	jsonFlag(cmd, &o.json)
 	return cmd
+}
+
+// verifyJSON is the stable --json shape of `record verify`.
+type verifyJSON struct {
+	OK       bool          `json:"ok"`
+	Chains   []chainJSON   `json:"chains"`
+	Findings []findingJSON `json:"findings"`
+}
+
+type chainJSON struct {
+	Name    string `json:"name"`
+	Path    string `json:"path"`
+	Ref     string `json:"ref,omitempty"`
+	Entries int64  `json:"entries"`
+	Head    string `json:"head,omitempty"`
+	Note    string `json:"note,omitempty"`
+}
+
+type findingJSON struct {
+	Path   string `json:"path"`
+	Line   int64  `json:"line,omitempty"`
+	Seq    int64  `json:"seq,omitempty"`
+	Kind   string `json:"kind"`
+	Detail string `json:"detail,omitempty"`
 }
 
 func runRecordVerify(app *App, o recordVerifyOptions) error {
@@ -54,95 +82,145 @@ func runRecordVerify(app *App, o recordVerifyOptions) error {
 	if err != nil {
 		return err
 	}
-	reports, err := r.VerifyAll()
+	v, err := r.Verify()
 	if err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
 	}
-	refs, err := r.VerifyRefs()
-	if err != nil {
-		return &ExitError{Code: ExitError1, Err: err}
-	}
-	out := app.IO.Out
-	if len(reports) == 0 && len(refs) == 0 {
-		fmt.Fprintln(out, "no chains yet: the record is empty")
-	}
-	failed := printReports(out, r, reports) + printRefs(out, r, refs)
-	if o.head != "" && !printHead(out, r, reports, o.head) {
-		failed++
+	var notes []string // --head, --git and --replay summaries
+	if o.head != "" {
+		note, f := headStatus(r, o.head)
+		notes = append(notes, note)
+		if f != nil {
+			v.Findings = append(v.Findings, *f)
+		}
 	}
 	if o.git {
-		n, err := printPins(out, r)
+		note, fs, err := pinFindings(r)
 		if err != nil {
 			return &ExitError{Code: ExitError1, Err: err}
 		}
-		failed += n
+		notes = append(notes, note)
+		v.Findings = append(v.Findings, fs...)
 	}
 	if o.replay {
-		n, err := printReplay(out, r)
+		note, fs, err := replayFindings(r)
 		if err != nil {
 			return &ExitError{Code: ExitError1, Err: err}
 		}
-		failed += n
+		notes = append(notes, note...)
+		v.Findings = append(v.Findings, fs...)
 	}
-	if failed > 0 {
-		return &ExitError{Code: ExitError1, Err: fmt.Errorf("record verification failed (%d problem(s))", failed),
-			Hint: "a torn last line is an interrupted write; any other break means the file was edited — restore it from Git or from its refs/gitwarrant ref"}
+	if o.json {
+		code := ExitOK
+		if !v.OK() {
+			code = ExitError1
+		}
+		return emitJSON(app, toVerifyJSON(v), code)
+	}
+	printVerification(app.IO.Out, v, notes)
+	if !v.OK() {
+		return &ExitError{Code: ExitError1, Err: fmt.Errorf("record verification failed (%d problem(s))", len(v.Findings)),
+			Hint: "a torn last line is an interrupted write; a work-tree copy that differs from its ref can be brought back with `gitwarrant record restore`; a ref that is gone or broken is lost evidence — restore it from a remote (`gitwarrant record fetch`) or a backup"}
 	}
 	return nil
 }
 
-func relTo(r *record.Record, path string) string {
-	if rel, err := filepath.Rel(r.Project().Root, path); err == nil {
-		return filepath.ToSlash(rel)
+func toVerifyJSON(v *record.Verification) verifyJSON {
+	out := verifyJSON{OK: v.OK(), Chains: []chainJSON{}, Findings: []findingJSON{}}
+	for _, c := range v.Chains {
+		out.Chains = append(out.Chains, chainJSON{Name: c.Name, Path: c.Path, Ref: c.Ref, Entries: c.Entries, Head: c.Head, Note: c.Note})
 	}
-	return path
+	for _, f := range v.Findings {
+		out.Findings = append(out.Findings, findingJSON{Path: f.Path, Line: f.Line, Seq: f.Seq, Kind: f.Kind, Detail: f.Detail})
+	}
+	return out
 }
 
-// printReports prints one line per chain and returns how many failed.
-func printReports(w io.Writer, r *record.Record, reports []*chain.Report) int {
-	failed := 0
-	for _, rep := range reports {
-		name := relTo(r, rep.Path)
-		if rep.OK() {
-			head := rep.Head
-			if head == "" {
-				head = "(empty)"
+// printVerification prints one line per chain, one per finding, then notes.
+func printVerification(w io.Writer, v *record.Verification, notes []string) {
+	if len(v.Chains) == 0 {
+		fmt.Fprintln(w, "no chains yet: the record is empty")
+	}
+	for _, c := range v.Chains {
+		head := c.Head
+		if head == "" {
+			head = "(empty)"
+		}
+		where := c.Path
+		if c.Ref != "" {
+			where = c.Ref
+		}
+		fmt.Fprintf(w, "ok    %s  %d entries  head %s\n", where, c.Entries, head)
+		if c.Note != "" {
+			fmt.Fprintf(w, "      %s\n", c.Note)
+		}
+	}
+	for _, f := range v.Findings {
+		fmt.Fprintf(w, "FAIL  %s\n", f)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+}
+
+// headStatus says where a pinned head sits among the chains' heads.
+func headStatus(r *record.Record, head string) (string, *record.Finding) {
+	st, chainName, seq, total, err := r.FindHead(head)
+	switch {
+	case err != nil:
+		return "", &record.Finding{Path: head, Kind: record.KindUnreadable, Detail: err.Error()}
+	case st == chain.HeadIsLast:
+		return fmt.Sprintf("head  %s is the last entry (#%d) of %s", head, seq, chainName), nil
+	case st == chain.HeadPresent:
+		return fmt.Sprintf("head  %s is entry #%d of %s, which has grown to %d entries since (fine)", head, seq, chainName, total), nil
+	}
+	return "", &record.Finding{Path: head, Kind: record.KindPinMissing, Detail: "in no chain: the record was likely truncated or rewritten after it was pinned"}
+}
+
+// pinFindings checks Warrant-Head trailers in history.
+func pinFindings(r *record.Record) (string, []record.Finding, error) {
+	pins, err := r.VerifyGit()
+	if err != nil {
+		return "", nil, err
+	}
+	var fs []record.Finding
+	for _, p := range pins {
+		if p.Status == chain.HeadMissing {
+			fs = append(fs, record.Finding{Path: p.Path, Kind: record.KindPinMissing,
+				Detail: fmt.Sprintf("commit %s pins %s, which is no longer in that chain: it was truncated or rewritten since", p.Commit[:12], p.Hash)})
+		}
+	}
+	return fmt.Sprintf("git   %d pinned head(s) in history, %d missing", len(pins), len(fs)), fs, nil
+}
+
+// replayFindings flags check entries whose verdict differs now.
+func replayFindings(r *record.Record) ([]string, []record.Finding, error) {
+	xs, err := r.Replay()
+	if err != nil {
+		return nil, nil, err
+	}
+	var notes []string
+	var fs []record.Finding
+	skipped := 0
+	for _, x := range xs {
+		switch {
+		case x.Problem != "":
+			skipped++
+			notes = append(notes, fmt.Sprintf("skip  %s#%d [%s]: %s", x.Chain, x.Seq, x.Loop, x.Problem))
+		case x.Differs():
+			why := ""
+			if x.EngineChanged {
+				why = " (decided by another engine version: the matcher changed)"
 			}
-			fmt.Fprintf(w, "ok    %s  %d entries  head %s\n", name, rep.Entries, head)
-			continue
+			fs = append(fs, record.Finding{Path: x.Chain, Seq: x.Seq, Kind: record.KindReplay,
+				Detail: fmt.Sprintf("[%s] recorded %s, replay gives %s by %q%s", x.Loop, x.Recorded, x.Now, x.Rule, why)})
 		}
-		failed++
-		b := rep.Break
-		fmt.Fprintf(w, "FAIL  %s:%d: %s at entry %d", name, b.Line, b.Reason, b.Seq)
-		if b.Detail != "" {
-			fmt.Fprintf(w, " (%s)", b.Detail)
-		}
-		if rep.Entries > 0 {
-			fmt.Fprintf(w, "; %d entries verified before it, last good head %s", rep.Entries, rep.Head)
-		}
-		fmt.Fprintln(w)
 	}
-	return failed
+	notes = append(notes, fmt.Sprintf("replay %d check(s) recomputed, %d differ, %d could not be replayed", len(xs)-skipped, len(fs), skipped))
+	return notes, fs, nil
 }
 
-// printRefs prints each refs/gitwarrant/* ref that disagrees with its
-// chain file (an ok ref is quiet: the chain's own line already shows it)
-// and returns how many failed.
-func printRefs(w io.Writer, r *record.Record, refs []record.RefCheck) int {
-	failed := 0
-	for _, c := range refs {
-		if c.Problem == "" {
-			continue
-		}
-		failed++
-		fmt.Fprintf(w, "FAIL  %s (%d committed entries): %s\n", c.Ref, c.Entries, c.Problem)
-	}
-	return failed
-}
-
-// printHead says where a pinned head sits; false when it is missing.
-// isEntryHash accepts an entry hash with or without its "sha256:" prefix,
-// as chain.Report.HeadStatus does.
+// isEntryHash accepts an entry hash with or without its "sha256:" prefix.
 func isEntryHash(s string) bool {
 	s = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "sha256:")
 	if len(s) != 64 {
@@ -150,61 +228,4 @@ func isEntryHash(s string) bool {
 	}
 	_, err := hex.DecodeString(s)
 	return err == nil
-}
-
-func printHead(w io.Writer, r *record.Record, reports []*chain.Report, head string) bool {
-	for _, rep := range reports {
-		switch st, seq := rep.HeadStatus(head); st {
-		case chain.HeadIsLast:
-			fmt.Fprintf(w, "head  %s is the last entry (#%d) of %s\n", head, seq, relTo(r, rep.Path))
-			return true
-		case chain.HeadPresent:
-			fmt.Fprintf(w, "head  %s is entry #%d of %s, which has grown to %d entries since (fine)\n", head, seq, relTo(r, rep.Path), rep.Entries)
-			return true
-		}
-	}
-	fmt.Fprintf(w, "FAIL  head %s is in no chain: the record was likely truncated or rewritten after it was pinned\n", head)
-	return false
-}
-
-// printPins checks Warrant-Head trailers in history; returns failures.
-func printPins(w io.Writer, r *record.Record) (int, error) {
-	pins, err := r.VerifyGit()
-	if err != nil {
-		return 0, err
-	}
-	failed := 0
-	for _, p := range pins {
-		if p.Status == chain.HeadMissing {
-			failed++
-			fmt.Fprintf(w, "FAIL  commit %s pins %s %s, which is no longer in that chain: it was truncated or rewritten since\n", p.Commit[:12], p.Path, p.Hash)
-		}
-	}
-	fmt.Fprintf(w, "git   %d pinned head(s) in history, %d missing\n", len(pins), failed)
-	return failed, nil
-}
-
-// printReplay flags check entries whose verdict differs now; returns failures.
-func printReplay(w io.Writer, r *record.Record) (int, error) {
-	xs, err := r.Replay()
-	if err != nil {
-		return 0, err
-	}
-	failed, skipped := 0, 0
-	for _, x := range xs {
-		switch {
-		case x.Problem != "":
-			skipped++
-			fmt.Fprintf(w, "skip  %s#%d [%s]: %s\n", x.Chain, x.Seq, x.Loop, x.Problem)
-		case x.Differs():
-			failed++
-			why := ""
-			if x.EngineChanged {
-				why = " (decided by another engine version: the matcher changed)"
-			}
-			fmt.Fprintf(w, "FAIL  %s#%d [%s]: recorded %s, replay gives %s by %q%s\n", x.Chain, x.Seq, x.Loop, x.Recorded, x.Now, x.Rule, why)
-		}
-	}
-	fmt.Fprintf(w, "replay %d check(s) recomputed, %d differ, %d could not be replayed\n", len(xs)-skipped, failed, skipped)
-	return failed, nil
 }

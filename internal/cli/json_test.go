@@ -19,20 +19,21 @@ var jsonCases = map[string]struct {
 	lines bool
 	later bool
 }{
-	"gitwarrant check":      {args: []string{"check", "--json", "appeal", "draft", "appeal letter"}},
-	"gitwarrant list":       {args: []string{"list", "--json"}},
-	"gitwarrant match":      {args: []string{"match", "--json", "draft an appeal for my denied claim"}},
-	"gitwarrant show":       {args: []string{"show", "--json", "appeal"}},
-	"gitwarrant templates":  {args: []string{"templates", "--json"}},
-	"gitwarrant version":    {args: []string{"version", "--json"}},
-	"gitwarrant install":    {args: []string{"install", "--json"}},
-	"gitwarrant uninstall":  {args: []string{"uninstall", "--json"}},
-	"gitwarrant doctor":     {args: []string{"doctor", "--json"}, code: 1}, // after uninstall: no gate is live
-	"gitwarrant record log": {args: []string{"record", "log", "--json"}, lines: true},
-	"gitwarrant lint":       {args: []string{"lint", "--json"}, later: true},
-	"gitwarrant explain":    {args: []string{"explain", "--json", "--loop", "appeal", "Read", "denial letter.pdf"}},
-	"gitwarrant keys list":  {args: []string{"keys", "list", "--json"}, later: true},
-	"gitwarrant metrics":    {args: []string{"metrics", "--json"}, later: true},
+	"gitwarrant check":         {args: []string{"check", "--json", "appeal", "draft", "appeal letter"}},
+	"gitwarrant list":          {args: []string{"list", "--json"}},
+	"gitwarrant match":         {args: []string{"match", "--json", "draft an appeal for my denied claim"}},
+	"gitwarrant show":          {args: []string{"show", "--json", "appeal"}},
+	"gitwarrant templates":     {args: []string{"templates", "--json"}},
+	"gitwarrant version":       {args: []string{"version", "--json"}},
+	"gitwarrant install":       {args: []string{"install", "--json"}},
+	"gitwarrant uninstall":     {args: []string{"uninstall", "--json"}},
+	"gitwarrant doctor":        {args: []string{"doctor", "--json"}, code: 1}, // after uninstall: no gate is live
+	"gitwarrant record log":    {args: []string{"record", "log", "--json"}, lines: true},
+	"gitwarrant record verify": {args: []string{"record", "verify", "--json"}},
+	"gitwarrant lint":          {args: []string{"lint", "--json"}, later: true},
+	"gitwarrant explain":       {args: []string{"explain", "--json", "--loop", "appeal", "Read", "denial letter.pdf"}},
+	"gitwarrant keys list":     {args: []string{"keys", "list", "--json"}, later: true},
+	"gitwarrant metrics":       {args: []string{"metrics", "--json"}, later: true},
 }
 
 // TestEveryJSONOutputIsObjects runs the real binary for every command in
@@ -82,7 +83,7 @@ func TestEveryJSONOutputIsObjects(t *testing.T) {
 	}
 	// In order: check before record log, install before uninstall.
 	for _, path := range []string{"gitwarrant check", "gitwarrant list", "gitwarrant match", "gitwarrant show",
-		"gitwarrant templates", "gitwarrant version", "gitwarrant install", "gitwarrant uninstall", "gitwarrant doctor", "gitwarrant record log",
+		"gitwarrant templates", "gitwarrant version", "gitwarrant install", "gitwarrant uninstall", "gitwarrant record log",
 		"gitwarrant lint", "gitwarrant keys list", "gitwarrant metrics"} {
 		c := jsonCases[path]
 		if !seen[path] {

@@ -140,11 +140,15 @@ func (r *Repo) segment(root plumbing.Hash, i int64) ([]byte, error) {
 	return b, nil
 }
 
-// ChainContent streams the ref's whole chain file to w (O(n); for verify
-// and the pre-commit check, never for append).
+// ChainContent streams the ref's whole chain to w (O(n); for verify,
+// export and log, never for append).
 func (r *Repo) ChainContent(c *ChainRef, w io.Writer) error {
+	cr, err := r.newChunkReader(c)
+	if err != nil {
+		return err
+	}
 	for i := int64(0); i*SegmentLines < c.Lines; i++ {
-		b, err := r.segment(c.root, i)
+		b, err := cr.chunk(i)
 		if err != nil {
 			return err
 		}

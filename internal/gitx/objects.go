@@ -78,9 +78,11 @@ func (r *Repo) readObject(h plumbing.Hash) (string, []byte, error) {
 		return typ, data, err
 	}
 	typ, data, err = r.readPacked(h)
-	if !errors.Is(err, plumbing.ErrObjectNotFound) {
-		return typ, data, err
+	if err == nil {
+		return typ, data, nil
 	}
+	// not in a pack known here, or in one removed since (the record merges
+	// its packs, docs/record.md#packing): ask Git
 	return r.catFile(h)
 }
 

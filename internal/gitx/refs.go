@@ -120,8 +120,9 @@ func (r *Repo) lockRef(path string) (*os.File, error) {
 			return nil, fmt.Errorf("locking ref: %w — check that %s is writable", err, filepath.Dir(path))
 		}
 		if fi, serr := os.Stat(lockPath); serr == nil && time.Since(fi.ModTime()) > staleLockAge {
-			os.Remove(lockPath)
-			continue
+			if os.Remove(lockPath) == nil {
+				continue
+			} // a lock that cannot be removed falls through to the deadline
 		}
 		if time.Now().After(deadline) {
 			return nil, fmt.Errorf("%s exists: another git process is updating the ref — retry, or remove the file if none is running", lockPath)

@@ -206,6 +206,24 @@ func (r *Repo) Operation() string {
 	return ""
 }
 
+// HeadCommit is the commit HEAD names, read in process ("" when unborn or
+// unreadable).
+func (r *Repo) HeadCommit() string {
+	b, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
+	if err != nil {
+		return ""
+	}
+	s := strings.TrimSpace(string(b))
+	if ref, ok := strings.CutPrefix(s, "ref:"); ok {
+		h, err := r.ReadRef(strings.TrimSpace(ref))
+		if err != nil || h.IsZero() {
+			return ""
+		}
+		return h.String()
+	}
+	return s
+}
+
 // HooksDir is the directory git runs hooks from, as git itself resolves it
 // (`git rev-parse --git-path hooks`): core.hooksPath from any config file
 // git reads — includes and includeIf too — relative to the work tree root,

@@ -11,6 +11,8 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/hook"
+	gwproject "github.com/gitwarrant/gitwarrant/internal/project"
+	"github.com/gitwarrant/gitwarrant/internal/record"
 	"github.com/gitwarrant/gitwarrant/internal/testkit"
 )
 
@@ -179,19 +181,18 @@ func (p *project) hook(stdin []byte, args ...string) hookRun {
 // entries reads every chain in the project's record.
 func (p *project) entries() []chain.Entry {
 	p.t.Helper()
-	files, _ := filepath.Glob(filepath.Join(p.root, ".gitwarrant", "record", "*.jsonl"))
+	// the live record: the refs (docs/record.md#the-live-record)
+	r, err := record.Open(&gwproject.Project{Dir: filepath.Join(p.root, ".gitwarrant"), Root: p.root})
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	les, err := r.Entries()
+	if err != nil {
+		p.t.Fatal(err)
+	}
 	var all []chain.Entry
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			p.t.Fatal(err)
-		}
-		es, err := chain.ReadEntries(fh)
-		fh.Close()
-		if err != nil {
-			p.t.Fatalf("%s: %v", f, err)
-		}
-		all = append(all, es...)
+	for _, e := range les {
+		all = append(all, e.Entry)
 	}
 	return all
 }
@@ -310,7 +311,7 @@ func TestPinnedHookFailsClosedToAsk(t *testing.T) {
 	})
 	t.Run("recording fails", func(t *testing.T) {
 		q := newProject(t, map[string]string{"anything": anythingLoop})
-		q.write(".gitwarrant/record", "not a directory\n")
+		q.write(".git/gitwarrant", "not a directory\n") // where the record's local state must go
 		r := q.hook(q.call("Read", "toolu_x", map[string]any{"file_path": "src/main.go"}), "--loop", "anything")
 		if r.decision != "ask" || !strings.Contains(r.reason, "could not be recorded") {
 			t.Fatalf("decision %q (%s), want ask because the allow was not recorded", r.decision, r.reason)

@@ -267,14 +267,18 @@ func (p *Plan) planMCP(add bool) error {
 		return err
 	}
 	if add {
-		out, err := addMCPServer(d, MCPServer)
+		srv := MCPServer
+		if !existed {
+			srv = MCPServerCreated
+		}
+		out, err := addMCPServer(d, srv)
 		if err != nil {
 			return err
 		}
 		p.addJSON(MCPPath, d.data, existed, out)
 		return nil
 	}
-	out, removed, err := removeMCPServer(d)
+	out, removed, created, err := removeMCPServer(d)
 	if err != nil || !removed {
 		return err
 	}
@@ -282,7 +286,7 @@ func (p *Plan) planMCP(add bool) error {
 	if err != nil {
 		return err
 	}
-	p.dropOrWriteJSON(MCPPath, d.data, nd, false)
+	p.dropOrWriteJSON(MCPPath, d.data, nd, created)
 	return nil
 }
 

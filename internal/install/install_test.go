@@ -58,8 +58,8 @@ func TestInstallIntoBusyRepoKeepsEverythingAndRoundTrips(t *testing.T) {
 			!strings.Contains(pre[1].Hooks[0].Command, "gitwarrant hook claude") || len(s.Hooks["PostToolUse"]) != 1 {
 			t.Fatalf("settings lost or missed entries: %+v", s)
 		}
-		if read(t, filepath.Join(root, ".mcp.json")) != userMCP {
-			t.Fatal(".mcp.json changed although there is no MCP server to add")
+		if m := read(t, filepath.Join(root, ".mcp.json")); !strings.Contains(m, `"gitwarrant"`) || strings.Contains(m, "GITWARRANT_INSTALL") {
+			t.Fatalf(".mcp.json lacks install's server, or marks a file install did not create:\n%s", m)
 		}
 		if fi, _ := os.Stat(filepath.Join(root, ".mcp.json")); fi.Mode().Perm() != 0o600 {
 			t.Fatalf(".mcp.json mode changed to %v", fi.Mode())

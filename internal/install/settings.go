@@ -45,8 +45,9 @@ type hookGroup struct {
 }
 
 type mcpServer struct {
-	Command string   `json:"command"`
-	Args    []string `json:"args"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env,omitempty"`
 }
 
 // HookCommands are the command lines for the two Claude Code hook events.
@@ -379,13 +380,19 @@ func (d *jsonDoc) replaceCommand(n *jnode, cmd string) []byte {
 	return splice(d.data, n.start, n.end, q)
 }
 
-// MCPServer is the .mcp.json entry install writes once the server exists
-// (features.MCP). Bare "gitwarrant" works for anyone who clones the
-// repository with gitwarrant on PATH.
+// MCPServer is the .mcp.json entry install writes. Bare "gitwarrant"
+// works for anyone who clones the repository with gitwarrant on PATH.
 var MCPServer = mcpServer{Command: "gitwarrant", Args: []string{"mcp"}}
 
+// MCPServerCreated is the entry install writes into a .mcp.json it
+// creates: JSON has no comments, so the marker that lets uninstall delete
+// the file again (and only then) rides in the server's environment, where
+// it is harmless (docs/install.md#settings).
+var MCPServerCreated = mcpServer{Command: "gitwarrant", Args: []string{"mcp"}, Env: map[string]string{"GITWARRANT_INSTALL": "created=file"}}
+
 // addMCPServer puts gitwarrant's server into mcpServers, updating an
-// existing "gitwarrant" entry in place.
+// existing "gitwarrant" entry in place; an entry already in either of
+// install's shapes is left as it is.
 func addMCPServer(d *jsonDoc, srv mcpServer) ([]byte, error) {
 	servers, _, err := d.objectAt(d.root, "mcpServers", '{')
 	if err != nil {
@@ -395,26 +402,35 @@ func addMCPServer(d *jsonDoc, srv mcpServer) ([]byte, error) {
 		return d.insertItem(d.root, "mcpServers", map[string]any{mcpServerName: srv}), nil
 	}
 	if cur, _ := servers.member(mcpServerName); cur != nil {
+		if raw := d.data[cur.start:cur.end]; sameJSON(raw, MCPServer) || sameJSON(raw, MCPServerCreated) {
+			return d.data, nil
+		}
 		out, _ := d.replaceValue(cur, srv)
 		return out, nil
 	}
 	return d.insertItem(servers, mcpServerName, srv), nil
 }
 
-// removeMCPServer deletes the "gitwarrant" server when it has exactly the
-// shape install wrote (a server the user configured by hand is theirs),
-// and prunes an emptied mcpServers object.
-func removeMCPServer(d *jsonDoc) ([]byte, bool, error) {
+// removeMCPServer deletes the "gitwarrant" server when it has exactly one
+// of the shapes install writes (a server the user configured by hand is
+// theirs), and prunes an emptied mcpServers object. created reports the
+// marker that install created the file.
+func removeMCPServer(d *jsonDoc) (out []byte, removed, created bool, err error) {
 	servers, si, err := d.objectAt(d.root, "mcpServers", '{')
 	if err != nil || servers == nil {
-		return d.data, false, err
+		return d.data, false, false, err
 	}
 	cur, i := servers.member(mcpServerName)
-	if i < 0 || !sameJSON(d.data[cur.start:cur.end], MCPServer) {
-		return d.data, false, nil
+	if i < 0 {
+		return d.data, false, false, nil
+	}
+	raw := d.data[cur.start:cur.end]
+	created = sameJSON(raw, MCPServerCreated)
+	if !created && !sameJSON(raw, MCPServer) {
+		return d.data, false, false, nil
 	}
 	if len(servers.items) > 1 {
-		return d.removeItem(servers, i), true, nil
+		return d.removeItem(servers, i), true, created, nil
 	}
-	return d.removeItem(d.root, si), true, nil
+	return d.removeItem(d.root, si), true, created, nil
 }

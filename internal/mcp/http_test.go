@@ -506,14 +506,12 @@ func TestConcurrentClients(t *testing.T) {
 		t.Fatal(e)
 	}
 	rec, _ := record.Open(f.p)
-	reports, err := rec.VerifyAll()
+	v, err := rec.Verify()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range reports {
-		if !r.OK() {
-			t.Fatalf("chain does not verify: %+v", r)
-		}
+	if !v.OK() {
+		t.Fatalf("the record does not verify: %v", v.Findings)
 	}
 	es, _ := rec.Entries()
 	per := map[string]int{}

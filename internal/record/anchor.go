@@ -14,56 +14,6 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 )
 
-// Anchoring the record in the branch (docs/design.md#the-record): the pre-commit hook
-// makes the commit carry this writer's chain and refuses a chain that no
-// longer extends its ref; the commit-msg hook pins each changed chain's
-// head in a Warrant-Head trailer; `verify --git` checks every pin in
-// history is still present.
-
-// RefusalError is a pre-commit refusal: the commit must not go ahead.
-type RefusalError struct{ Problems []string }
-
-func (e *RefusalError) Error() string {
-	return "commit refused — the record is not intact:\n  " + strings.Join(e.Problems, "\n  ")
-}
-
-// PreCommit runs the pre-commit hook's work. It does nothing outside Git
-// and while a rebase, merge, cherry-pick or revert is in progress (those
-// replay commits that were checked when first made). It returns the chain
-// files it staged.
-//
-// Only the current branch's writer is held to its ref: another branch's
-// chain file in this work tree is at whatever version this branch's
-// history holds, which is legitimately older than that writer's ref.
-func (r *Record) PreCommit() ([]string, error) {
-	if r.repo == nil || r.repo.Operation() != "" {
-		return nil, nil
-	}
-	w, err := r.currentWriter()
-	if err != nil {
-		return nil, err
-	}
-	var problems []string
-	if w != "" {
-		if err := r.syncRef(w); err != nil {
-			problems = append(problems, err.Error())
-		}
-	}
-	reports, err := r.VerifyAll()
-	if err != nil {
-		return nil, err
-	}
-	for _, rep := range reports {
-		if !rep.OK() {
-			problems = append(problems, describeBreak(r.rel(rep.Path), rep.Break))
-		}
-	}
-	if len(problems) > 0 {
-		return nil, &RefusalError{Problems: problems}
-	}
-	return r.stage(w)
-}
-
 // currentWriter is the writer already chosen for the current branch (or
 // the detached writer), without choosing one: "" when this branch has
 // never appended here.
@@ -97,27 +47,8 @@ func (r *Record) writerIDIfAny() (string, error) {
 	if r.repo.Linked() {
 		path = filepath.Join(r.repo.GitDir, stateDir, worktreeID)
 	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", nil
-	}
-	return strings.TrimSpace(string(b)), err
-}
-
-// stage stages writer w's chain file, if it has one.
-func (r *Record) stage(w string) ([]string, error) {
-	if w == "" {
-		return nil, nil
-	}
-	path := r.ChainPath(w)
-	if _, err := os.Stat(path); err != nil {
-		return nil, nil
-	}
-	rel := r.rel(path)
-	if _, err := r.repo.Git("add", "--", rel); err != nil {
-		return nil, fmt.Errorf("staging %s: %v — if the record is gitignored on purpose, remove the ignore rule or commit with --no-verify", rel, err)
-	}
-	return []string{rel}, nil
+	id, _, err := readID(path)
+	return id, err
 }
 
 func (r *Record) rel(path string) string {
@@ -125,46 +56,10 @@ func (r *Record) rel(path string) string {
 		if rel, err := r.repo.Rel(path); err == nil {
 			return rel
 		}
+	} else if rel, err := filepath.Rel(r.p.Root, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
 	}
 	return path
-}
-
-// syncRef holds the writer lock, checks byte for byte that the chain file
-// extends refs/gitwarrant/<w>, and catches the ref up if it is behind.
-func (r *Record) syncRef(w string) error {
-	path, ref := r.ChainPath(w), gitx.RecordRef(w)
-	cr, err := r.repo.ReadChainRef(ref)
-	if err != nil {
-		return err
-	}
-	_, statErr := os.Stat(path)
-	if !cr.Exists() && statErr != nil {
-		return nil
-	}
-	unlock, err := lockWriter(r.lockPath(w))
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if cr, err = r.repo.ReadChainRef(ref); err != nil {
-		return err
-	}
-	rel := r.rel(path)
-	if err := r.extendsRef(cr, path, rel); err != nil {
-		return err
-	}
-	fi, err := os.Stat(path)
-	if err != nil || fi.Size() == cr.Size {
-		return err
-	}
-	seg, _, err := r.repo.LastSegment(cr)
-	if err != nil {
-		return err
-	}
-	if _, err := r.catchUp(cr, seg, path, rel, completeLines(path, fi.Size()), r.repo.Identity()); err != nil {
-		return fmt.Errorf("catching %s up: %w", ref, err)
-	}
-	return nil
 }
 
 // completeLines is the size up to the last newline (a torn last line is
@@ -206,8 +101,6 @@ func (r *Record) extendsRef(cr *gitx.ChainRef, path, rel string) error {
 	return nil
 }
 
-var errDiffer = errors.New("content differs")
-
 // prefixWriter checks that what is written to it is a prefix of file,
 // counting lines to name the first difference.
 type prefixWriter struct {
@@ -248,7 +141,7 @@ func describeBreak(rel string, b *chain.Break) string {
 	if b.Reason == chain.ReasonTorn {
 		return s + " — an interrupted write; inspect the line, then remove it or complete it, and run `gitwarrant record verify`"
 	}
-	return s + " — run `gitwarrant record verify`; restore the file from Git (`git checkout -- " + rel + "`) if the change was not intended"
+	return s + " — run `gitwarrant record verify`; `gitwarrant record restore` brings a chain back to its ref"
 }
 
 // CommitMsg runs the commit-msg hook's work: one Warrant-Head trailer per
@@ -257,55 +150,123 @@ func (r *Record) CommitMsg(msgFile string) ([]gitx.Pin, error) {
 	if r.repo == nil || r.repo.Operation() != "" {
 		return nil, nil
 	}
-	pins, err := r.StagedHeads()
-	if err != nil {
-		return nil, err
+	pins, ok := r.takeHandoff()
+	if !ok {
+		var err error
+		if pins, err = r.StagedHeads(); err != nil {
+			return nil, err
+		}
 	}
 	return pins, r.repo.SetHeadTrailers(msgFile, pins)
 }
 
-// StagedHeads lists, for each chain file staged with changes against HEAD,
-// the hash of its last staged entry.
+// The pre-commit hook hands the pins it computed to the commit-msg hook of
+// the same `git commit` (docs/record.md#commit-hooks), saving commit-msg a
+// `git diff --cached`: a file naming the git process both hooks run under
+// and HEAD. Anything else (a hook manager between git and gitwarrant, a
+// merge's commit-msg without pre-commit) finds no matching handoff and
+// asks Git.
+const handoffFile = "commit-pins"
+
+func (r *Record) handoffKey() string {
+	return fmt.Sprintf("%d %s", os.Getppid(), r.repo.HeadCommit())
+}
+
+func (r *Record) writeHandoff(pins []gitx.Pin, key string) {
+	var b strings.Builder
+	b.WriteString(key + "\n")
+	for _, p := range pins {
+		b.WriteString(p.Path + "\t" + p.Hash + "\n")
+	}
+	path := filepath.Join(r.repo.GitDir, stateDir, handoffFile)
+	if os.MkdirAll(filepath.Dir(path), 0o755) == nil {
+		writeFileAtomic(path, []byte(b.String()))
+	}
+}
+
+func (r *Record) takeHandoff() ([]gitx.Pin, bool) {
+	path := filepath.Join(r.repo.GitDir, stateDir, handoffFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false
+	}
+	os.Remove(path)
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	key := fmt.Sprintf("%d ", os.Getppid())
+	if !strings.HasPrefix(lines[0], key) || lines[0] != r.handoffKey() {
+		return nil, false
+	}
+	var pins []gitx.Pin
+	for _, l := range lines[1:] {
+		if path, hash, ok := strings.Cut(l, "\t"); ok {
+			pins = append(pins, gitx.Pin{Path: path, Hash: hash})
+		}
+	}
+	return pins, true
+}
+
+// StagedHeads lists, for each chain staged with changes against HEAD,
+// the hash of its last staged entry: per writer folder, the last line of
+// its last file (the hook has just made the folder equal to the index).
 func (r *Record) StagedHeads() ([]gitx.Pin, error) {
-	args := []string{"diff", "--cached", "--name-only", "-z", "--diff-filter=AM", "--", r.rel(r.p.RecordDir()), r.rel(r.p.LegacyRecord())}
-	out, err := r.repo.Git(args...)
+	recRel := r.rel(r.p.RecordDir())
+	legacy := r.rel(r.p.LegacyRecord())
+	out, err := r.repo.Git("diff", "--cached", "--name-only", "-z", "--diff-filter=AM", "--", recRel, legacy)
 	if err != nil {
 		return nil, err
 	}
+	seen := map[string]bool{}
 	var pins []gitx.Pin
 	for _, path := range strings.Split(string(out), "\x00") {
 		if !strings.HasSuffix(path, ".jsonl") {
 			continue
 		}
-		blob, err := r.repo.Git("cat-file", "blob", ":"+path)
-		if err != nil {
-			return nil, err
+		chainPath, file := path, filepath.Join(r.repo.WorkTree, filepath.FromSlash(path))
+		if rest, ok := strings.CutPrefix(path, recRel+"/"); ok {
+			if w, _, inFolder := strings.Cut(rest, "/"); inFolder {
+				chainPath = recRel + "/" + w + "/"
+				segs, _, err := listSegs(r.WriterDir(w))
+				if err != nil || len(segs) == 0 {
+					continue
+				}
+				file = filepath.Join(r.WriterDir(w), lastSeg(segs).Name)
+			}
 		}
-		blob = bytes.TrimRight(blob, "\n")
-		if len(blob) == 0 {
+		if seen[chainPath] {
 			continue
 		}
-		last := blob[bytes.LastIndexByte(blob, '\n')+1:]
-		e, _, err := chain.ParseEntry(last)
-		if err != nil || e.Hash == "" {
-			return nil, fmt.Errorf("%s: the staged last entry cannot be read (%v) — run `gitwarrant record verify`", path, err)
+		seen[chainPath] = true
+		e, ok, err := chain.Tail(file)
+		if err != nil || !ok || e.Hash == "" {
+			return nil, fmt.Errorf("%s: the staged last entry cannot be read (%v) — run `gitwarrant record verify`", r.rel(file), err)
 		}
-		pins = append(pins, gitx.Pin{Path: path, Hash: e.Hash})
+		pins = append(pins, gitx.Pin{Path: chainPath, Hash: e.Hash})
 	}
 	return pins, nil
+}
+
+// lastSeg is the file holding the highest entries.
+func lastSeg(segs []segFile) segFile {
+	last := segs[0]
+	for _, s := range segs {
+		if s.To > last.To {
+			last = s
+		}
+	}
+	return last
 }
 
 // PinCheck is the outcome of one pinned head in history.
 type PinCheck struct {
 	gitx.Pin
 	Status chain.HeadStatus
-	Seq    int64 // where the head sits, when present
 }
 
-// VerifyGit walks HEAD's history and checks every Warrant-Head pin against
-// the chain in the work tree (docs/design.md#the-record): missing means the chain was
-// truncated or rewritten since that commit; present but not last means it
-// grew, which is fine.
+// VerifyGit walks HEAD's history and checks every Warrant-Head pin is in
+// its writer's live record, the ref (docs/record.md#commit-hooks): a
+// commit a rebase dropped drops nothing from the ref, so its pins stay
+// present; a missing one means the ref was rewritten. docket's file and
+// chains without a ref here are looked up in the work tree.
 func (r *Record) VerifyGit() ([]PinCheck, error) {
 	if r.repo == nil {
 		return nil, fmt.Errorf("%s is not in a Git repository, so there is no history to check — drop --git", r.p.Dir)
@@ -314,25 +275,129 @@ func (r *Record) VerifyGit() ([]PinCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	reports := map[string]*chain.Report{}
+	want := map[string]map[string]bool{} // source → hashes
+	for _, p := range pins {
+		src := r.pinSource(p.Path)
+		if want[src] == nil {
+			want[src] = map[string]bool{}
+		}
+		want[src][p.Hash] = false
+	}
+	for src, hashes := range want {
+		if err := r.findHashes(src, hashes); err != nil {
+			return nil, err
+		}
+	}
 	var out []PinCheck
 	for _, p := range pins {
-		rep, seen := reports[p.Path]
-		if !seen {
-			rep, _ = chain.VerifyFile(filepath.Join(r.repo.WorkTree, filepath.FromSlash(p.Path)))
-			reports[p.Path] = rep
-		}
 		pc := PinCheck{Pin: p, Status: chain.HeadMissing}
-		if rep != nil {
-			pc.Status, pc.Seq = rep.HeadStatus(p.Hash)
+		if want[r.pinSource(p.Path)][p.Hash] {
+			pc.Status = chain.HeadPresent
 		}
 		out = append(out, pc)
 	}
 	return out, nil
 }
 
-// Push pushes every refs/gitwarrant/* ref to remote with an explicit
-// refspec, leaving the user's push configuration alone.
+// pinSource maps a pinned chain path to the writer's ref name when the
+// path is a writer's folder or single file and the ref exists here, else
+// to the path itself.
+func (r *Record) pinSource(path string) string {
+	recRel := r.rel(r.p.RecordDir()) + "/"
+	if rest, ok := strings.CutPrefix(path, recRel); ok {
+		w := strings.TrimSuffix(strings.TrimSuffix(rest, "/"), ".jsonl")
+		if !strings.Contains(w, "/") {
+			if h, err := r.repo.ReadRef(gitx.RecordRef(w)); err == nil && !h.IsZero() {
+				return gitx.RecordRef(w)
+			}
+		}
+	}
+	return path
+}
+
+// findHashes marks which of hashes appear as an entry hash in src (a ref
+// name or a work-tree path), streaming it.
+func (r *Record) findHashes(src string, hashes map[string]bool) error {
+	scan := &hashScanner{want: hashes}
+	if strings.HasPrefix(src, "refs/") {
+		cr, err := r.repo.ReadChainRef(src)
+		if err != nil {
+			return err
+		}
+		return r.repo.ChainContent(cr, scan)
+	}
+	full := filepath.Join(r.repo.WorkTree, filepath.FromSlash(src))
+	files := []string{full}
+	if strings.HasSuffix(src, "/") {
+		segs, _, _ := listSegs(full)
+		files = files[:0]
+		for _, s := range segs {
+			files = append(files, filepath.Join(full, s.Name))
+		}
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		scan.Write(b)
+	}
+	return nil
+}
+
+// hashScanner marks hashes seen as entry hashes.
+type hashScanner struct {
+	want map[string]bool
+	ls   lineSplitter
+}
+
+func (h *hashScanner) Write(b []byte) (int, error) {
+	h.ls.each = func(line []byte) {
+		if v := entryHash(line); v != "" {
+			if _, ok := h.want[v]; ok {
+				h.want[v] = true
+			}
+		}
+	}
+	return h.ls.Write(b)
+}
+
+// entryHash is a line's own "hash" field ("" when it does not parse).
+func entryHash(line []byte) string {
+	e, _, err := chain.ParseEntry(line)
+	if err != nil {
+		return ""
+	}
+	return e.Hash
+}
+
+// lineSplitter calls each for every whole line written to it.
+type lineSplitter struct {
+	each func(line []byte)
+	rest []byte
+}
+
+func (l *lineSplitter) Write(b []byte) (int, error) {
+	data := b
+	if len(l.rest) > 0 {
+		data = append(l.rest, b...)
+	}
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break
+		}
+		l.each(data[:i])
+		data = data[i+1:]
+	}
+	l.rest = append(l.rest[:0:0], data...)
+	return len(b), nil
+}
+
+// Push pushes this clone's writers' refs to remote (docs/record.md#push-and-fetch)
+// with explicit refspecs, leaving the user's push configuration alone.
+// Other writers' refs are theirs to push: a copy of one here may be older
+// than the remote's, which a push would try to rewind.
 func (r *Record) Push(remote string) (string, error) {
 	if r.repo == nil {
 		return "", fmt.Errorf("%s is not in a Git repository: there are no record refs to push", r.p.Dir)
@@ -340,9 +405,84 @@ func (r *Record) Push(remote string) (string, error) {
 	if remote == "" {
 		remote = "origin"
 	}
-	out, err := r.repo.Git("push", "--porcelain", remote, "refs/gitwarrant/*:refs/gitwarrant/*")
+	args := []string{"push", "--porcelain", remote}
+	for _, w := range r.startedWriters() {
+		if r.hasRef(w) {
+			args = append(args, gitx.RecordRef(w)+":"+gitx.RecordRef(w))
+		}
+	}
+	if len(args) == 3 {
+		args = append(args, "refs/gitwarrant/*:refs/gitwarrant/*") // refs made before writers were listed
+	}
+	out, err := r.repo.Git(args...)
 	if err != nil {
+		if strings.Contains(err.Error(), "non-fast-forward") || strings.Contains(string(out), "[rejected]") || strings.Contains(err.Error(), "fetch first") {
+			return string(out), fmt.Errorf("%s refused a record ref as non-fast-forward: its copy of that writer's chain has entries this clone does not. A chain only ever grows, so two checkouts wrote as one writer (a copy made before copies were detected) or the remote was rewritten. Run `gitwarrant record fetch %s` and `gitwarrant record verify`; never force-push a record ref", remote, remote)
+		}
 		return string(out), fmt.Errorf("%w — check the remote name (`git remote -v`) and your access", err)
 	}
 	return string(out), nil
+}
+
+// Fetch fetches remote's refs/gitwarrant/* (the counterpart of Push) into
+// refs/gitwarrant-remotes/<remote>/ and moves each local ref only forward:
+// a new writer's ref is created, a ref the remote extends is
+// fast-forwarded, one the remote is behind is kept, and one that diverged
+// is reported and kept.
+func (r *Record) Fetch(remote string) (string, error) {
+	if r.repo == nil {
+		return "", fmt.Errorf("%s is not in a Git repository: there are no record refs to fetch", r.p.Dir)
+	}
+	if remote == "" {
+		remote = "origin"
+	}
+	ns := "refs/gitwarrant-remotes/" + strings.NewReplacer("/", "-", ":", "-").Replace(remote) + "/"
+	if _, err := r.repo.Git("fetch", "-q", "--no-write-fetch-head", remote, "+refs/gitwarrant/*:"+ns+"*"); err != nil {
+		return "", fmt.Errorf("%w — check the remote name (`git remote -v`) and your access", err)
+	}
+	out, err := r.repo.Git("for-each-ref", "--format=%(refname) %(objectname)", ns)
+	if err != nil {
+		return "", err
+	}
+	var report strings.Builder
+	var diverged []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, obj, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		w := strings.TrimPrefix(name, ns)
+		local := gitx.RecordRef(w)
+		cur, err := r.repo.ReadRef(local)
+		if err != nil {
+			return report.String(), err
+		}
+		switch {
+		case cur.String() == obj:
+			continue
+		case cur.IsZero():
+			fmt.Fprintf(&report, "new      %s\n", local)
+		case r.isAncestor(cur.String(), obj):
+			fmt.Fprintf(&report, "forward  %s\n", local)
+		case r.isAncestor(obj, cur.String()):
+			fmt.Fprintf(&report, "ahead    %s (the remote has fewer entries; `gitwarrant record push` sends ours)\n", local)
+			continue
+		default:
+			diverged = append(diverged, local)
+			fmt.Fprintf(&report, "DIVERGED %s (kept; the remote's is %s)\n", local, name)
+			continue
+		}
+		if _, err := r.repo.Git("update-ref", local, obj, cur.String()); err != nil {
+			return report.String(), err
+		}
+	}
+	if len(diverged) > 0 {
+		return report.String(), fmt.Errorf("%s holds record refs that do not extend the local ones: %s — two checkouts wrote as one writer, or one copy was rewritten; compare with `git log <ref>` and run `gitwarrant record verify`", remote, strings.Join(diverged, ", "))
+	}
+	return report.String(), nil
+}
+
+func (r *Record) isAncestor(a, b string) bool {
+	_, err := r.repo.Git("merge-base", "--is-ancestor", a, b)
+	return err == nil
 }

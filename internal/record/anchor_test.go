@@ -33,14 +33,12 @@ func commitWork(t testing.TB, dir, name, msg string) {
 
 func mustVerify(t testing.TB, r *Record) {
 	t.Helper()
-	reps, err := r.VerifyAll()
+	v, err := r.Verify()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rep := range reps {
-		if !rep.OK() {
-			t.Fatalf("%s: %+v", rep.Path, rep.Break)
-		}
+	if !v.OK() {
+		t.Fatalf("verify: %v", v.Findings)
 	}
 	pins, err := r.VerifyGit()
 	if err != nil {
@@ -60,7 +58,7 @@ func TestCommitPinsHeadTrailerOncePerChain(t *testing.T) {
 	last := appendN(t, r, 5, "work")
 	commitWork(t, dir, "a.txt", "add a")
 	w := writerOf(t, r)
-	rel := ".gitwarrant/record/" + w + ".jsonl"
+	rel := ".gitwarrant/record/" + w + "/"
 	msg := git(t, dir, "log", "-1", "--format=%B")
 	want := "Warrant-Head: " + rel + " " + last.Hash
 	if strings.Count(msg, "Warrant-Head:") != 1 || !strings.Contains(msg, want) {
@@ -90,7 +88,11 @@ func TestCommitPinsHeadTrailerOncePerChain(t *testing.T) {
 	mustVerify(t, r)
 }
 
-func TestTamperedUncommittedEntryRefusesCommit(t *testing.T) {
+// TestTamperedCommittedSegmentRefusesCommit: the work tree's copy of the
+// chain is only ever written by the commit hooks, so any edit to it is
+// refused at the next commit, naming the file and line; `record restore`
+// brings it back.
+func TestTamperedCommittedSegmentRefusesCommit(t *testing.T) {
 	cases := map[string]func(lines []string) []string{
 		"edited": func(l []string) []string {
 			l[3] = strings.Replace(l[3], "work 3", "work X", 1)
@@ -106,51 +108,56 @@ func TestTamperedUncommittedEntryRefusesCommit(t *testing.T) {
 			installHooks(t, dir)
 			r := openT(t, p)
 			appendN(t, r, 6, "work")
-			path := r.ChainPath(writerOf(t, r))
-			b, _ := os.ReadFile(path)
-			lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
-			for i := range lines {
-				lines[i] = strings.TrimSuffix(lines[i], "\n")
+			commitWork(t, dir, "a.txt", "first")
+			w := writerOf(t, r)
+			path := filepath.Join(r.WriterDir(w), segName(1, 6))
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
 			}
+			lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 			os.WriteFile(path, []byte(strings.Join(tamper(lines), "\n")+"\n"), 0o644)
-			os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
-			git(t, dir, "add", "a.txt")
+			appendN(t, r, 2, "more")
+			os.WriteFile(filepath.Join(dir, "b.txt"), []byte("b\n"), 0o644)
+			git(t, dir, "add", "b.txt")
 			out, err := gitErr(dir, "commit", "-q", "-m", "try")
 			if err == nil {
-				t.Fatalf("commit succeeded over a %s entry", name)
+				t.Fatalf("commit succeeded over a %s segment", name)
 			}
-			for _, want := range []string{"commit refused", "no longer extends refs/gitwarrant/", "git ls-tree -r --name-only"} {
+			for _, want := range []string{"commit refused", segName(1, 6), "modified", "gitwarrant record restore"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("message lacks %q:\n%s", want, out)
 				}
 			}
-			if !strings.Contains(out, "line ") && !strings.Contains(out, "entry ") {
-				t.Errorf("message names no entry:\n%s", out)
+			if v, _ := r.Verify(); v.OK() {
+				t.Fatal("verify passed over the tampered segment")
 			}
-			// The recovery the message prints restores the file.
-			ref := "refs/gitwarrant/" + writerOf(t, r)
-			os.WriteFile(path, []byte(refContent(t, dir, ref)), 0o644)
+			if _, err := r.Restore(w); err != nil {
+				t.Fatal(err)
+			}
 			git(t, dir, "commit", "-q", "-m", "recovered")
 			mustVerify(t, r)
+			if got := git(t, dir, "status", "--porcelain"); got != "" {
+				t.Fatalf("status after the commit:\n%s", got)
+			}
 		})
 	}
 }
 
+// TestVerifyGitNamesCommitWhosePinnedHeadVanished: pins are held to the
+// live record, the ref; rewinding the ref loses the pinned head.
 func TestVerifyGitNamesCommitWhosePinnedHeadVanished(t *testing.T) {
 	dir, p := newRepo(t)
 	installHooks(t, dir)
 	r := openT(t, p)
-	appendN(t, r, 4, "work")
+	appendN(t, r, 2, "work")
+	w := writerOf(t, r)
+	early := strings.TrimSpace(git(t, dir, "rev-parse", "refs/gitwarrant/"+w))
+	appendN(t, r, 2, "work")
 	commitWork(t, dir, "a.txt", "first")
 	pinned := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
 	mustVerify(t, r)
-	// Rewrite the committed chain: keep two entries, commit past the hook.
-	path := r.ChainPath(writerOf(t, r))
-	b, _ := os.ReadFile(path)
-	lines := strings.SplitAfter(string(b), "\n")
-	os.WriteFile(path, []byte(strings.Join(lines[:2], "")), 0o644)
-	git(t, dir, "add", path)
-	git(t, dir, "commit", "-q", "--no-verify", "-m", "truncate the record")
+	git(t, dir, "update-ref", "refs/gitwarrant/"+w, early)
 	pins, err := r.VerifyGit()
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +166,7 @@ func TestVerifyGitNamesCommitWhosePinnedHeadVanished(t *testing.T) {
 		t.Fatalf("pins %+v, want the pin of %s missing", pins, pinned)
 	}
 	out, code := gw(t, dir, "record", "verify", "--git")
-	if code != 1 || !strings.Contains(out, "commit "+pinned[:12]) || !strings.Contains(out, "no longer in that chain") {
+	if code != 1 || !strings.Contains(out, "commit "+pinned[:12]) || !strings.Contains(out, "no longer in that chain") || !strings.Contains(out, "beyond ref") {
 		t.Fatalf("verify --git exit %d:\n%s", code, out)
 	}
 }
@@ -201,9 +208,9 @@ func TestBranchesMergeWithoutRecordConflicts(t *testing.T) {
 	git(t, dir, "checkout", "-q", "main")
 	git(t, dir, "merge", "-q", "--ff-only", "rebased")
 	mustVerify(t, r)
-	chains, _ := r.Chains()
-	if len(chains) != 4 {
-		t.Fatalf("want 4 chains (main, ff, topic, rebased), got %v", chains)
+	srcs, _ := r.Sources()
+	if len(srcs) != 4 {
+		t.Fatalf("want 4 chains (main, ff, topic, rebased), got %v", srcs)
 	}
 	if out, code := gw(t, dir, "record", "verify", "--git"); code != 0 {
 		t.Fatalf("record verify --git exit %d:\n%s", code, out)

@@ -6,34 +6,18 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 )
 
-// RefError reports that an entry was written to its chain file but its
-// commit on refs/gitwarrant/<writer> was not made. The entry stays: the
-// file is the record. The next append, or the pre-commit hook, catches the
-// ref up from the file — only ever by extending it.
-type RefError struct {
-	Ref string
-	Err error
-}
-
-func (e *RefError) Error() string {
-	return fmt.Sprintf("the entry is recorded, but %s was not moved: %v (the next append or `git commit` catches it up)", e.Ref, e.Err)
-}
-
-func (e *RefError) Unwrap() error { return e.Err }
-
-// Append adds e to this writer's chain under the chain lock and, in a Git
-// repository, commits it to refs/gitwarrant/<writer> while the lock is
-// still held (chain.File.AfterAppend), so the ref never points at content
-// the file does not extend. Before writing it checks, O(1), that the file
-// still extends the ref; if not (truncated, deleted, edited) it refuses
-// and writes nothing.
+// Append adds e to this writer's chain. In a Git repository the live
+// record is refs/gitwarrant/<writer> (docs/record.md#the-live-record): under
+// the writer's lock it reads the ref's last chunk, seals e after its last
+// entry and commits it to the ref, touching neither the work tree nor the
+// index; the branch receives the entry at the next commit. Outside Git the
+// chain file is the record.
 func (r *Record) Append(e chain.Entry) (chain.Entry, error) {
 	return r.AppendPrepared(e, nil)
 }
@@ -46,40 +30,153 @@ func (r *Record) AppendPrepared(e chain.Entry, prepare func(chain.Entry) (chain.
 	if err != nil {
 		return chain.Entry{}, err
 	}
-	f := &chain.File{Path: r.ChainPath(w), Now: r.Now, Prepare: prepare}
 	if r.repo == nil {
+		f := &chain.File{Path: r.ChainPath(w), Now: r.Now, Prepare: prepare}
 		return f.Append(e)
 	}
-	rel, err := r.repo.Rel(f.Path)
+	if e.Kind == "" {
+		return chain.Entry{}, fmt.Errorf("entry has no kind; set Kind (e.g. %q)", chain.KindNote)
+	}
+	unlock, err := chain.Lock(r.lockPath(w))
 	if err != nil {
 		return chain.Entry{}, err
 	}
-	st, err := r.checkExtends(w, f.Path, rel, nil)
+	defer unlock()
+	cr, err := r.liveRef(w)
 	if err != nil {
 		return chain.Entry{}, fmt.Errorf("nothing was recorded: %w", err)
 	}
-	f.LockPath = r.lockPath(w)
-	f.AfterAppend = func(e chain.Entry, line []byte, offset int64) error {
-		if err := r.commitEntry(w, f.Path, rel, st, e, line, offset); err != nil {
-			return &RefError{Ref: gitx.RecordRef(w), Err: err}
-		}
-		return nil
+	seg, _, err := r.repo.LastSegment(cr)
+	if err != nil {
+		return chain.Entry{}, fmt.Errorf("nothing was recorded: %w", err)
 	}
-	return f.Append(e)
+	line, e, err := r.seal(e, cr, seg, prepare)
+	if err != nil {
+		return chain.Entry{}, fmt.Errorf("nothing was recorded: %w", err)
+	}
+	next, err := r.repo.AppendChain(cr, seg, gitx.ChainCommit{
+		Chain: r.chainName(w), Lines: [][]byte{line}, Head: e.Hash,
+		Subject: Subject(e), Author: r.repo.Identity(), When: r.Now(),
+	})
+	if err != nil {
+		return chain.Entry{}, fmt.Errorf("nothing was recorded: %w", err)
+	}
+	if !cr.Exists() {
+		if err := r.markStarted(w); err != nil {
+			return e, err
+		}
+	}
+	r.maybePack(w, next)
+	return e, nil
 }
 
-// lockPath keeps the chain lock out of the work tree (under
-// <common dir>/gitwarrant/locks/), so appending never adds an untracked
-// file next to the chain.
+// chainName is the Warrant-Chain trailer of a writer's ref commits: the
+// folder of its branch copy, slash-terminated.
+func (r *Record) chainName(w string) string {
+	return r.rel(r.WriterDir(w)) + "/"
+}
+
+// seal fills e's chain fields after the ref's last entry (the last line of
+// its last chunk), runs prepare (a signature over its own position) when
+// set, and returns its line, newline included.
+func (r *Record) seal(e chain.Entry, cr *gitx.ChainRef, seg []byte, prepare func(chain.Entry) (chain.Entry, error)) ([]byte, chain.Entry, error) {
+	e.Seq, e.Prev = 1, chain.Genesis
+	if cr.Lines > 0 {
+		body := bytes.TrimSuffix(seg, []byte("\n"))
+		last, _, err := chain.ParseEntry(body[bytes.LastIndexByte(body, '\n')+1:])
+		if err != nil || last.Hash == "" || last.Seq != cr.Lines {
+			return nil, e, fmt.Errorf("the last entry of %s cannot be read (%v) — run `gitwarrant record verify`", cr.Name, err)
+		}
+		e.Seq, e.Prev = last.Seq+1, last.Hash
+	}
+	if e.TS == "" {
+		e.TS = r.Now().UTC().Format(chain.TSLayout)
+	}
+	if prepare != nil {
+		seq, prev, ts := e.Seq, e.Prev, e.TS
+		var err error
+		if e, err = prepare(e); err != nil {
+			return nil, e, err
+		}
+		if e.Seq != seq || e.Prev != prev || e.TS != ts {
+			return nil, e, fmt.Errorf("preparing the entry changed its chain position")
+		}
+	}
+	line, e, err := chain.Seal(e)
+	if err != nil {
+		return nil, e, err
+	}
+	if len(line) > chain.MaxLine {
+		return nil, e, fmt.Errorf("entry is %d bytes, over the %d-byte line limit; shorten its fields", len(line), chain.MaxLine)
+	}
+	return append(line, '\n'), e, nil
+}
+
+// liveRef reads writer w's ref under its lock. A writer that has recorded
+// before and whose ref is gone is refused (docs/record.md#writers: never
+// rebuilt from a file). A single-file chain left by an earlier version
+// that is ahead of its ref (its ref commit failed) first catches the ref
+// up, only ever by extending it.
+func (r *Record) liveRef(w string) (*gitx.ChainRef, error) {
+	ref := gitx.RecordRef(w)
+	cr, err := r.repo.ReadChainRef(ref)
+	if err != nil {
+		return nil, err
+	}
+	if !cr.Exists() {
+		if why := r.refGoneWhy(w); why != "" {
+			return nil, refGoneError(w, why)
+		}
+		return cr, nil
+	}
+	legacy := r.ChainPath(w)
+	if fi, err := os.Stat(legacy); err == nil && fi.Size() > cr.Size {
+		rel := r.rel(legacy)
+		if err := r.extendsRef(cr, legacy, rel); err != nil {
+			return nil, err
+		}
+		seg, _, err := r.repo.LastSegment(cr)
+		if err != nil {
+			return nil, err
+		}
+		return r.catchUp(cr, seg, legacy, rel, completeLines(legacy, fi.Size()), r.repo.Identity())
+	}
+	return cr, nil
+}
+
+// refGoneWhy says why writer w must have a ref, or "" when it may start
+// one: it is listed as started, or its chain is in the work tree.
+func (r *Record) refGoneWhy(w string) string {
+	if r.started(w) {
+		return "this clone has recorded as " + w + " before"
+	}
+	if _, err := os.Stat(r.ChainPath(w)); err == nil {
+		return r.rel(r.ChainPath(w)) + " holds its entries"
+	}
+	if segs, _, _ := listSegs(r.WriterDir(w)); len(segs) > 0 {
+		return r.rel(r.WriterDir(w)) + "/ holds its entries"
+	}
+	return ""
+}
+
+// RefGoneError is a known writer whose ref no longer exists.
+type RefGoneError struct{ Writer, Why string }
+
+func (e *RefGoneError) Error() string {
+	return fmt.Sprintf("writer %s: %s is gone, but %s. The record is never rebuilt from a file: restore the ref from a remote (`gitwarrant record fetch`) or a backup, and run `gitwarrant record verify`", e.Writer, gitx.RecordRef(e.Writer), e.Why)
+}
+
+func refGoneError(w, why string) error { return &RefGoneError{Writer: w, Why: why} }
+
+// lockPath keeps the writer's lock out of the work tree (under
+// <common dir>/gitwarrant/locks/).
 func (r *Record) lockPath(writer string) string {
-	return filepath.Join(r.repo.CommonDir, stateDir, "locks", writer+".lock")
+	return r.statePath("locks", writer+".lock")
 }
 
 // tamperError is a chain file that no longer extends its ref.
 func tamperError(rel, ref, what string) error {
-	return &tamperErr{msg: fmt.Sprintf("%s no longer extends %s: %s. The ref holds every committed entry; to restore the file run:\n"+
-		"  git ls-tree -r --name-only %s | while read -r p; do git cat-file blob \"%s:$p\"; done > %s\n"+
-		"(save the current file first if you want to inspect it)", rel, ref, what, ref, ref, rel)}
+	return &tamperErr{msg: fmt.Sprintf("%s no longer extends %s: %s — run `gitwarrant record restore` to bring it back to the ref (the old copy is saved aside)", rel, ref, what)}
 }
 
 // tamperErr is a chain file that does not extend its ref. short means the
@@ -91,114 +188,13 @@ type tamperErr struct {
 
 func (e *tamperErr) Error() string { return e.msg }
 
-// refState is a record ref and its last segment, read once per append.
-type refState struct {
-	cr    *gitx.ChainRef
-	seg   []byte
-	first int64 // line number (0-based) where seg starts
-}
-
-// readRefState reads the ref's commit and last segment, reusing prev when
-// the ref still points at the same commit.
-func (r *Record) readRefState(writer string, prev *refState) (*refState, error) {
-	ref := gitx.RecordRef(writer)
-	if prev != nil {
-		h, err := r.repo.ReadRef(ref)
-		if err != nil {
-			return nil, err
-		}
-		if h == prev.cr.Commit {
-			return prev, nil
-		}
-	}
-	cr, err := r.repo.ReadChainRef(ref)
-	if err != nil {
-		return nil, err
-	}
-	seg, first, err := r.repo.LastSegment(cr)
-	if err != nil {
-		return nil, err
-	}
-	return &refState{cr: cr, seg: seg, first: first}, nil
-}
-
-// checkExtends verifies, reading only the ref's last segment and the same
-// byte range of the file, that the file still extends the ref. Appenders
-// only ever grow both, so this check needs no lock.
-func (r *Record) checkExtends(writer, path, rel string, prev *refState) (*refState, error) {
-	st, err := r.readRefState(writer, prev)
-	if err != nil || !st.cr.Exists() {
-		return st, err
-	}
-	cr, seg := st.cr, st.seg
-	fi, err := os.Stat(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, tamperError(rel, cr.Name, fmt.Sprintf("the file is missing but the ref holds %d entries", cr.Lines))
-	}
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() < cr.Size {
-		return nil, tamperError(rel, cr.Name, fmt.Sprintf("the file has %d bytes but the ref holds %d (%d entries): it was truncated", fi.Size(), cr.Size, cr.Lines))
-	}
-	got := make([]byte, len(seg))
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	if _, err := fh.ReadAt(got, cr.Size-int64(len(seg))); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", rel, err)
-	}
-	if !bytes.Equal(got, seg) {
-		line := st.first + int64(bytes.Count(commonPrefix(got, seg), []byte("\n"))) + 1
-		return nil, tamperError(rel, cr.Name, fmt.Sprintf("line %d differs from the committed entry", line))
-	}
-	return st, nil
-}
-
-func commonPrefix(a, b []byte) []byte {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	return a[:n]
-}
-
-// commitEntry runs under the chain lock, after line was written at offset.
-// If the ref is behind the file (an earlier commit failed, or the ref was
-// deleted) it first catches up with one commit holding the missing lines.
-func (r *Record) commitEntry(writer, path, rel string, prev *refState, e chain.Entry, line []byte, offset int64) error {
-	st, err := r.checkExtends(writer, path, rel, prev)
-	if err != nil {
-		return err
-	}
-	cr, seg := st.cr, st.seg
-	if cr.Size > offset {
-		return tamperError(rel, cr.Name, fmt.Sprintf("the ref holds %d bytes but the entry was written at byte %d", cr.Size, offset))
-	}
-	if cr.Exists() && cr.Chain != rel {
-		return fmt.Errorf("%s holds chain %s, not %s — it was moved by hand; delete it (`git update-ref -d %s`) to rebuild it from the file", cr.Name, cr.Chain, rel, cr.Name)
-	}
-	ident := r.repo.Identity()
-	if cr.Size < offset {
-		if cr, err = r.catchUp(cr, seg, path, rel, offset, ident); err != nil {
-			return err
-		}
-		if seg, _, err = r.repo.LastSegment(cr); err != nil {
-			return err
-		}
-	}
-	_, err = r.repo.AppendChain(cr, seg, gitx.ChainCommit{
-		Chain: rel, Lines: [][]byte{line}, Head: e.Hash,
-		Subject: Subject(e), Author: ident, When: r.Now(),
-	})
-	return err
-}
-
-// catchUp commits the file's bytes [cr.Size, upTo) — entries on the record
-// whose own commits were never made — in one commit.
+// catchUp commits the legacy chain file's bytes [cr.Size, upTo) — entries
+// an earlier version wrote to the file whose ref commits were never made —
+// in one commit.
 func (r *Record) catchUp(cr *gitx.ChainRef, seg []byte, path, rel string, upTo int64, ident gitx.Identity) (*gitx.ChainRef, error) {
+	if upTo <= cr.Size {
+		return cr, nil
+	}
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -213,14 +209,10 @@ func (r *Record) catchUp(cr *gitx.ChainRef, seg []byte, path, rel string, upTo i
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: cannot catch %s up past an unparsable line (%v) — run `gitwarrant record verify`", rel, cr.Lines+int64(len(lines)), cr.Name, err)
 	}
-	why := "their own commits were not made (an earlier append could not move the ref)"
-	if !cr.Exists() {
-		why = "the ref did not exist; rebuilt from the chain file"
-	}
 	return r.repo.AppendChain(cr, seg, gitx.ChainCommit{
-		Chain: rel, Lines: lines, Head: last.Hash, Author: ident, When: r.Now(),
+		Chain: cr.Chain, Lines: lines, Head: last.Hash, Author: ident, When: r.Now(),
 		Subject: fmt.Sprintf("warrant: catch up %d entries (#%d..#%d)", len(lines), cr.Lines+1, cr.Lines+int64(len(lines))),
-		Body:    "These entries were already on the record; " + why + ".",
+		Body:    "These entries were already on the record in " + rel + "; their own commits were not made.",
 	})
 }
 
@@ -267,3 +259,5 @@ func quote(s string) string {
 	}
 	return fmt.Sprintf("%q", s)
 }
+
+var errDiffer = errors.New("content differs")

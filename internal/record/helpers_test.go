@@ -1,6 +1,8 @@
 package record
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/project"
 )
 
@@ -70,5 +73,58 @@ func writeChain(t testing.TB, path string, n int) {
 		if _, err := f.Append(note("docket")); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// projectAt is the .gitwarrant project of the work tree at dir.
+func projectAt(dir string) *project.Project {
+	return &project.Project{Dir: filepath.Join(dir, ".gitwarrant"), Root: dir}
+}
+
+// bulkAppend adds n notes to the current writer's ref in one commit per
+// 32,768, as bench/mkchain does: the chain is what appends make, without
+// a commit and a process per entry (the per-event path is tested on its own).
+func bulkAppend(t testing.TB, r *Record, n int, what string) {
+	t.Helper()
+	w := writerOf(t, r)
+	cr, err := r.repo.ReadChainRef(gitx.RecordRef(w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := cr.Exists()
+	for n > 0 {
+		seg, _, err := r.repo.LastSegment(cr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines [][]byte
+		head := ""
+		for i := 0; i < min(n, 32768); i++ {
+			var line []byte
+			var e chain.Entry
+			if len(lines) == 0 {
+				line, e, err = r.seal(note(fmt.Sprintf("%s %d", what, i)), cr, seg, nil)
+			} else {
+				last, _, _ := chain.ParseEntry(bytes.TrimSuffix(lines[len(lines)-1], []byte("\n")))
+				e = note(fmt.Sprintf("%s %d", what, i))
+				e.Seq, e.Prev, e.TS = last.Seq+1, last.Hash, "2026-01-01T00:00:00.000Z"
+				line, e, err = chain.Seal(e)
+				line = append(line, '\n')
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, line)
+			head = e.Hash
+		}
+		cr, err = r.repo.AppendChain(cr, seg, gitx.ChainCommit{Chain: r.chainName(w), Lines: lines, Head: head,
+			Subject: "warrant: bulk", Author: gitx.Identity{Name: "t", Email: "t@example.com"}, When: r.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n -= len(lines)
+	}
+	if !started {
+		r.markStarted(w)
 	}
 }

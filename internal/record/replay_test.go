@@ -37,7 +37,7 @@ func TestReplayFlagsAVerdictTheLoopNeverGave(t *testing.T) {
 		t.Fatalf("replay results %+v", xs)
 	}
 	out, code := gw(t, dir, "record", "verify", "--replay")
-	if code != 1 || !strings.Contains(out, "#2 [appeal]: recorded allow, replay gives deny") {
+	if code != 1 || !strings.Contains(out, "replay differs at entry 2 ([appeal] recorded allow, replay gives deny") {
 		t.Fatalf("verify --replay exit %d:\n%s", code, out)
 	}
 }

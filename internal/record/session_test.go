@@ -40,7 +40,7 @@ func TestAgentSessionLeavesUserBranchAlone(t *testing.T) {
 	dir, p := newRepo(t)
 	control, _ := newRepo(t)
 	r := openT(t, p)
-	appendN(t, r, 1, "first") // the chain file now exists, untracked
+	appendN(t, r, 1, "first")
 	snap := func() string {
 		return git(t, dir, "status", "--porcelain") + "|" + git(t, dir, "diff", "--cached") + "|" + git(t, dir, "stash", "list") + "|" + git(t, dir, "rev-parse", "HEAD")
 	}

@@ -113,48 +113,130 @@ func Slug(branch string) string {
 	return s
 }
 
-// writerID is the clone id, or a linked worktree's own id.
+// writerID is the clone id, or a linked worktree's own id
+// (docs/record.md#writers).
 func (r *Record) writerID() (string, error) {
 	if r.repo.Linked() {
-		return ensureID(filepath.Join(r.repo.GitDir, stateDir, worktreeID))
+		return r.ensureID(filepath.Join(r.repo.GitDir, stateDir, worktreeID), r.repo.GitDir)
 	}
-	return ensureID(filepath.Join(r.repo.CommonDir, stateDir, cloneIDFile))
+	return r.ensureID(filepath.Join(r.repo.CommonDir, stateDir, cloneIDFile), r.repo.CommonDir)
 }
 
-// ensureID reads a random id, creating it exactly once even when several
-// processes race: each writes a temp file and links it into place; the
-// first link wins and everyone reads the winner.
-func ensureID(path string) (string, error) {
-	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) > 0 {
-		return strings.TrimSpace(string(b)), nil
+// ensureID reads the id at path, creating it exactly once even when
+// several processes race. The file holds "<id>\t<git dir>": the absolute
+// git dir the id was made in. Found under another git dir, the checkout
+// was copied or moved: if the original still holds the same id there, it
+// is a copy (cp -a, a VM image, a CI cache) and takes a new id, so two
+// checkouts never write one chain; if not, it was moved and keeps its id.
+func (r *Record) ensureID(path, gitDir string) (string, error) {
+	here, _ := filepath.Abs(gitDir)
+	id, made, err := readID(path)
+	if err != nil {
+		return "", err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", stateErr(path, err)
+	switch {
+	case id == "":
+		return createID(path, here, "")
+	case made == here:
+		return id, nil
+	case made != "" && sameID(filepath.Join(made, stateDir, filepath.Base(path)), id):
+		newID, err := createID(path, here, id)
+		if err != nil {
+			return "", err
+		}
+		r.forgetWriters()
+		if r.Warn != nil {
+			fmt.Fprintf(r.Warn, "gitwarrant: this checkout is a copy of %s (same clone id %s): it records as a new writer, clone id %s\n", filepath.Dir(made), id, newID)
+		}
+		return newID, nil
+	default: // moved, or an id written before paths were kept
+		if err := writeIDFile(path, id, here); err != nil {
+			return "", err
+		}
+		return id, nil
 	}
+}
+
+// readID returns the id and the git dir it was made in ("" for the old
+// one-field format); both empty when there is none.
+func readID(path string) (id, made string, err error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", "", nil
+	}
+	if err != nil {
+		return "", "", stateErr(path, err)
+	}
+	id, made, _ = strings.Cut(strings.TrimSpace(string(b)), "\t")
+	return strings.TrimSpace(id), strings.TrimSpace(made), nil
+}
+
+func sameID(path, id string) bool {
+	other, _, err := readID(path)
+	return err == nil && other == id
+}
+
+// createID makes a random id. With old == "" it links a temp file into
+// place, so the first of several racing processes wins; replacing a
+// copied id renames over it, unless a racing process already did.
+func createID(path, gitDir, old string) (string, error) {
 	var raw [6]byte
 	if _, err := rand.Read(raw[:]); err != nil {
 		return "", err
+	}
+	id := hex.EncodeToString(raw[:])
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", stateErr(path, err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".id-*")
 	if err != nil {
 		return "", stateErr(path, err)
 	}
 	defer os.Remove(tmp.Name())
-	_, err = tmp.WriteString(hex.EncodeToString(raw[:]) + "\n")
+	_, err = tmp.WriteString(id + "\t" + gitDir + "\n")
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return "", stateErr(path, err)
 	}
-	if err := os.Link(tmp.Name(), path); err != nil && !errors.Is(err, os.ErrExist) {
-		return "", stateErr(path, err)
+	if old == "" {
+		if err := os.Link(tmp.Name(), path); err != nil && !errors.Is(err, os.ErrExist) {
+			return "", stateErr(path, err)
+		}
+	} else if cur, _, _ := readID(path); cur == old {
+		if err := os.Rename(tmp.Name(), path); err != nil {
+			return "", stateErr(path, err)
+		}
 	}
-	b, err := os.ReadFile(path)
+	got, _, err := readID(path)
+	return got, err
+}
+
+func writeIDFile(path, id, gitDir string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".id-*")
 	if err != nil {
-		return "", stateErr(path, err)
+		return stateErr(path, err)
 	}
-	return strings.TrimSpace(string(b)), nil
+	defer os.Remove(tmp.Name())
+	_, err = tmp.WriteString(id + "\t" + gitDir + "\n")
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return stateErr(path, err)
+	}
+	return nil
+}
+
+// forgetWriters moves a copied checkout's branch→writer choices aside:
+// they name the original's writers.
+func (r *Record) forgetWriters() {
+	p := r.writersPath()
+	os.Rename(p, p+".copied")
 }
 
 func stateErr(path string, err error) error {

@@ -99,9 +99,9 @@ func TestUnbornBranchAndNoGit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	reps, err := rp.VerifyAll()
-	if err != nil || len(reps) != 1 || !reps[0].OK() || reps[0].Entries != 3 || filepath.Base(reps[0].Path) != "local.jsonl" {
-		t.Fatalf("outside git: %v %+v", err, reps)
+	v, err := rp.Verify()
+	if err != nil || !v.OK() || len(v.Chains) != 1 || v.Chains[0].Entries != 3 || filepath.Base(v.Chains[0].Path) != "local.jsonl" {
+		t.Fatalf("outside git: %v %+v", err, v)
 	}
 	if _, err := os.Stat(filepath.Join(plain, ".git")); err == nil {
 		t.Fatal("a .git appeared outside git")
@@ -115,18 +115,15 @@ func TestDocketRecordIsOneMoreChain(t *testing.T) {
 	// A docket-style chain at record.jsonl, written by the chain package.
 	legacy := p.LegacyRecord()
 	writeChain(t, legacy, 2)
-	paths, err := r.Chains()
-	if err != nil || len(paths) != 2 || paths[1] != legacy {
-		t.Fatalf("chains %v %v", paths, err)
+	srcs, err := r.Sources()
+	if err != nil || len(srcs) != 2 || srcs[1].Path != ".gitwarrant/record.jsonl" {
+		t.Fatalf("chains %+v %v", srcs, err)
 	}
 	es, err := r.Entries()
 	if err != nil || len(es) != 3 {
 		t.Fatalf("entries %d %v", len(es), err)
 	}
-	reps, _ := r.VerifyAll()
-	for _, rep := range reps {
-		if !rep.OK() {
-			t.Fatalf("%s: %+v", rep.Path, rep.Break)
-		}
+	if v, err := r.Verify(); err != nil || !v.OK() {
+		t.Fatalf("verify %v %+v", err, v)
 	}
 }

@@ -1,0 +1,185 @@
+package record
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
+)
+
+// Source is one chain as the live record holds it
+// (docs/record.md#the-live-record): a writer's ref, or — for docket's
+// record.jsonl, outside Git, and for another clone's writer whose ref was
+// not fetched — its files.
+type Source struct {
+	Name string         // writer, or the file chain's name ("record", "local")
+	Ref  *gitx.ChainRef // nil for a file chain
+	// Path is the work-tree copy: a single chain file, or a writer's
+	// folder (slash-terminated).
+	Path string
+	// Files are a folder's segment files, in order, when Ref is nil.
+	Files []segFile
+}
+
+// Lines is how many entries the source holds (-1 when unknown without
+// reading it).
+func (s Source) Lines() int64 {
+	if s.Ref != nil {
+		return s.Ref.Lines
+	}
+	if len(s.Files) > 0 {
+		return s.Files[len(s.Files)-1].To
+	}
+	return -1
+}
+
+// Sources lists every chain: the refs, then work-tree chains with no ref
+// here, then docket's file. A missing or misplaced record folder never
+// hides a ref.
+func (r *Record) Sources() ([]Source, error) {
+	var out []Source
+	seen := map[string]bool{}
+	if r.repo != nil {
+		refs, err := r.recordRefs()
+		if err != nil {
+			return nil, err
+		}
+		for _, ref := range refs {
+			cr, err := r.repo.ReadChainRef(ref)
+			if err != nil {
+				return nil, err
+			}
+			w := strings.TrimPrefix(ref, "refs/gitwarrant/")
+			seen[w] = true
+			out = append(out, Source{Name: w, Ref: cr, Path: r.rel(r.WriterDir(w)) + "/"})
+		}
+	}
+	ents, err := os.ReadDir(r.p.RecordDir())
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	for _, e := range ents {
+		name := e.Name()
+		switch {
+		case e.IsDir() && !seen[name]:
+			segs, _, err := listSegs(filepath.Join(r.p.RecordDir(), name))
+			if err != nil {
+				return nil, err
+			}
+			if len(segs) > 0 {
+				seen[name] = true
+				out = append(out, Source{Name: name, Path: r.rel(r.WriterDir(name)) + "/", Files: coverFiles(segs)})
+			}
+		case !e.IsDir() && strings.HasSuffix(name, ".jsonl"):
+			w := strings.TrimSuffix(name, ".jsonl")
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, Source{Name: w, Path: r.rel(filepath.Join(r.p.RecordDir(), name))})
+			}
+		}
+	}
+	if fi, err := os.Stat(r.p.LegacyRecord()); err == nil && fi.Mode().IsRegular() {
+		out = append(out, Source{Name: ChainName(r.p.LegacyRecord()), Path: r.rel(r.p.LegacyRecord())})
+	}
+	return out, nil
+}
+
+// coverFiles picks, from files that may overlap (a sealed segment next to
+// the deltas it replaced, after a merge), a run that covers each entry
+// once, in order.
+func coverFiles(segs []segFile) []segFile {
+	var out []segFile
+	next := int64(1)
+	for _, s := range segs { // by From, longest first
+		if s.To < next {
+			continue
+		}
+		if s.From < next { // overlaps what is covered: take a fitting one later
+			continue
+		}
+		out = append(out, s)
+		next = s.To + 1
+	}
+	return out
+}
+
+// recordRefs lists refs/gitwarrant/*, sorted.
+func (r *Record) recordRefs() ([]string, error) {
+	out, err := r.repo.Git("for-each-ref", "--format=%(refname)", "refs/gitwarrant/")
+	if err != nil {
+		return nil, fmt.Errorf("listing refs/gitwarrant/*: %w", err)
+	}
+	refs := strings.Fields(string(out))
+	sort.Strings(refs)
+	return refs, nil
+}
+
+// OpenSource streams a source's whole chain.
+func (r *Record) OpenSource(s Source) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(r.WriteSource(s, pw)) }()
+	return pr
+}
+
+// WriteSource writes a source's whole chain to w.
+func (r *Record) WriteSource(s Source, w io.Writer) error {
+	if s.Ref != nil {
+		return r.repo.ChainContent(s.Ref, w)
+	}
+	files := []string{r.abs(s.Path)}
+	if strings.HasSuffix(s.Path, "/") {
+		files = files[:0]
+		for _, f := range s.Files {
+			files = append(files, filepath.Join(r.abs(s.Path), f.Name))
+		}
+	}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(w, fh)
+		fh.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Tail returns the source's last n lines (all when it holds fewer),
+// reading only the chunks or files that hold them when it can.
+func (r *Record) Tail(s Source, n int64) ([]byte, error) {
+	if s.Ref != nil {
+		if s.Ref.Lines == 0 {
+			return nil, nil
+		}
+		return r.repo.ReadRange(s.Ref, max(1, s.Ref.Lines-n+1), s.Ref.Lines)
+	}
+	var buf bytes.Buffer
+	if err := r.WriteSource(s, &buf); err != nil {
+		return nil, err
+	}
+	b := buf.Bytes()
+	lines := splitLines(b)
+	if int64(len(lines)) > n {
+		lines = lines[int64(len(lines))-n:]
+	}
+	return bytes.Join(lines, nil), nil
+}
+
+func (r *Record) abs(rel string) string {
+	if r.repo != nil {
+		return filepath.Join(r.repo.WorkTree, filepath.FromSlash(rel))
+	}
+	if filepath.IsAbs(rel) {
+		return rel
+	}
+	return filepath.Join(r.p.Root, filepath.FromSlash(rel))
+}
