@@ -9,9 +9,9 @@ import (
 // Each script is valid POSIX sh, carries the placeholder once, and install
 // substitutes only it (quoted), so the file here is what lands in a clone.
 func TestShimsAreTheFilesWithOnlyThePathFilledIn(t *testing.T) {
-	for _, h := range Names {
+	for _, h := range append(append([]string(nil), Names...), Optional...) {
 		raw, _ := Shim(h, "@")
-		if strings.Count(preCommit+commitMsg, binPlaceholder) != 2 {
+		if strings.Count(preCommit+commitMsg+prePush, binPlaceholder) != 3 {
 			t.Fatal("each script must carry the placeholder exactly once")
 		}
 		got, ok := Shim(h, "/opt/it's here/gitwarrant")
@@ -33,7 +33,7 @@ func TestShimsAreTheFilesWithOnlyThePathFilledIn(t *testing.T) {
 			t.Errorf("%s does not run gitwarrant hook %s", h, h)
 		}
 	}
-	if _, ok := Shim("pre-push", ""); ok {
+	if _, ok := Shim("post-merge", ""); ok {
 		t.Error("a shim for a hook gitwarrant does not wire")
 	}
 }

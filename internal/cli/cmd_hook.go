@@ -11,11 +11,12 @@ var hookSubcommands = []func(*App) *cobra.Command{
 	newHookClaudeCmd,
 	newHookCommitMsgCmd,
 	newHookPreCommitCmd,
+	newHookPrePushCmd,
 }
 
 func newHookCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "hook <claude|pre-commit|commit-msg>",
+		Use:   "hook <claude|pre-commit|commit-msg|pre-push>",
 		Short: "entry points that agents and git call: enforce the warrant, anchor the record",
 		Long: `Entry points for the hooks that install writes. You rarely run these by
 hand: Claude Code runs ` + "`gitwarrant hook claude`" + ` before each tool call, and git

@@ -21,6 +21,7 @@ type installOptions struct {
 	noHook      bool
 	noMCP       bool
 	noGitHooks  bool
+	prePush     bool
 	targets     []string
 	index       bool
 	gitDiff     bool
@@ -73,6 +74,7 @@ Exit status:
 	f.BoolVar(&o.noMCP, "no-mcp", false, "do not add the MCP server to .mcp.json (there is none yet: install adds nothing there)")
 	f.BoolVar(&o.allowManual, "allow-manual", false, "exit 0 even when a gate needs the printed lines added by hand")
 	f.BoolVar(&o.noGitHooks, "no-git-hooks", false, "do not install the git hooks")
+	f.BoolVar(&o.prePush, "pre-push", false, "also install a pre-push hook that runs `gitwarrant ci` against what the remote holds (docs/ci.md#locally)")
 	f.StringSliceVar(&o.targets, "targets", nil, "context files to compile, comma-separated (default: all of "+strings.Join(fileTargetNames(), ",")+")")
 	f.BoolVar(&o.index, "index", false, "compile the compact tiered index instead of the full render")
 	f.BoolVar(&o.gitDiff, "git-diff", false, "also make `git diff` of loop files show the resolved warrant (docs/signing.md#git-diff-of-loop-files)")
@@ -105,7 +107,7 @@ func runInstall(app *App, o installOptions) error {
 	}
 	opts := install.Options{
 		Root: p.Root, Targets: targets, Block: compile.Compile(ls, compile.Options{}, o.index),
-		MCP: !o.noMCP, GitHooks: !o.noGitHooks, Bin: app.Self,
+		MCP: !o.noMCP, GitHooks: !o.noGitHooks, PrePush: o.prePush, Bin: app.Self,
 	}
 	if !o.noGitHooks {
 		opts.PreCommitStage = preCommitStage(app)

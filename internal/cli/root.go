@@ -48,6 +48,7 @@ func commands() []func(*App) *cobra.Command {
 	return []func(*App) *cobra.Command{
 		newAmendCmd,
 		newCheckCmd,
+		newCICmd,
 		newCompileCmd,
 		newDemoCmd,
 		newDiffCmd,

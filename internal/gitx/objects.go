@@ -60,6 +60,10 @@ type packs struct {
 type pack struct {
 	path string // .pack file
 	idx  *idxfile.MemoryIndex
+	// pf is the open pack, kept for the Repo's life so that its cache of
+	// delta bases serves every later read (a pull request's new segment
+	// files are deltas of each other in a packed clone).
+	pf *packfile.Packfile
 }
 
 func (r *Repo) objectPath(h plumbing.Hash) string {
@@ -151,14 +155,15 @@ func (r *Repo) readPacked(h plumbing.Hash) (string, []byte, error) {
 }
 
 func (p *pack) get(h plumbing.Hash) (string, []byte, error) {
-	fsys := osfs.New(filepath.Dir(p.path))
-	f, err := fsys.Open(filepath.Base(p.path))
-	if err != nil {
-		return "", nil, err
+	if p.pf == nil {
+		fsys := osfs.New(filepath.Dir(p.path))
+		f, err := fsys.Open(filepath.Base(p.path))
+		if err != nil {
+			return "", nil, err
+		}
+		p.pf = packfile.NewPackfile(p.idx, fsys, f, 0)
 	}
-	defer f.Close()
-	pf := packfile.NewPackfile(p.idx, fsys, f, 0)
-	obj, err := pf.Get(h)
+	obj, err := p.pf.Get(h)
 	if err != nil {
 		return "", nil, fmt.Errorf("reading %s from %s: %w — run `git fsck`", short(h), p.path, err)
 	}

@@ -13,6 +13,7 @@ package install
 import (
 	"bytes"
 	"fmt"
+	"github.com/gitwarrant/gitwarrant/hooks"
 	"os"
 	"path/filepath"
 
@@ -36,6 +37,9 @@ type Options struct {
 	MCP bool
 	// GitHooks installs the pre-commit and commit-msg hooks.
 	GitHooks bool
+	// PrePush also installs the pre-push hook that runs the CI gate
+	// (docs/ci.md#locally).
+	PrePush bool
 	// Bin is the absolute path of the gitwarrant binary, recorded in the
 	// per-clone git hooks ("" leaves them to PATH).
 	Bin string
@@ -71,7 +75,39 @@ func PlanInstall(o Options) (*Plan, error) {
 			return nil, err
 		}
 	}
+	if o.PrePush {
+		if err := p.planPrePush(); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
+}
+
+// planPrePush wires the optional pre-push hook: husky's script, else the
+// per-clone shim (chaining a script already there). A slot lefthook or the
+// pre-commit framework owns gets a manual step naming the line to add.
+func (p *Plan) planPrePush() error {
+	g, err := resolveGit(p.Root)
+	if err != nil {
+		return err
+	}
+	const hook = "pre-push"
+	if hd := g.huskyDir(); hd != "" {
+		return p.planHusky(hd, hook)
+	}
+	slot, err := readHookFile(filepath.Join(g.hooksDir, hook))
+	if err != nil {
+		return err
+	}
+	if owner := slotOwner(slot, hook); owner == "lefthook" || owner == "pre-commit" {
+		file := PreCommitConfig
+		if owner == "lefthook" {
+			file = "lefthook.yml"
+		}
+		p.manual(hook, file, owner+" runs the pre-push hook in this clone", hookInvocation(hook))
+		return nil
+	}
+	return p.planShim(g.hooksDir, hook)
 }
 
 // UninstallOptions say what uninstall removes; the zero value with Root
@@ -360,7 +396,7 @@ func (p *Plan) planUngitHooks() error {
 	if err := p.planUnpreCommit(filepath.Join(g.workTree, PreCommitConfig)); err != nil {
 		return err
 	}
-	for _, hook := range gitHookNames {
+	for _, hook := range append(append([]string(nil), gitHookNames...), hooks.Optional...) {
 		hd := g.huskyDir()
 		if hd != "" {
 			if err := p.planUnhusky(hd, hook); err != nil {

@@ -40,6 +40,9 @@ func NewAmends(repo *gitx.Repo, base, head *Snapshot, signers *sign.AllowedSigne
 		if b := base.chains[p]; b != "" {
 			baseIDs = append(baseIDs, b)
 		}
+		if id != "" {
+			baseIDs = append(baseIDs, id)
+		}
 	}
 	sort.Strings(paths)
 	sizes, err := repo.BlobSizes(baseIDs)
@@ -77,8 +80,8 @@ func NewAmends(repo *gitx.Repo, base, head *Snapshot, signers *sign.AllowedSigne
 	}
 	for _, p := range paths {
 		from := sizes[base.chains[p]]
-		if head.rev == "" && head.sizes[p] <= from {
-			continue
+		if head.rev == "" && head.sizes[p] <= from || head.rev != "" && sizes[head.chains[p]] <= from {
+			continue // nothing past base's end (a shorter chain is the chain check's finding)
 		}
 		fn := add(strings.TrimSuffix(path.Base(p), ".jsonl"))
 		if head.rev == "" {

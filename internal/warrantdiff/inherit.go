@@ -124,6 +124,22 @@ func compareResolved(base, head *Snapshot, name string) []Change {
 	}
 	b, okB := base.resolved(name)
 	h, okH := head.resolved(name)
+	if !okB && okH {
+		// The loop (or a parent) did not load at base: what it held back
+		// then cannot be read, so everything head allows is new
+		// (docs/signing.md#the-warrant-diff).
+		for _, list := range loops.AmendLists {
+			for _, it := range h[list] {
+				c := Change{Loop: name, List: list, Op: OpAdd, Entry: it.Text, Line: it.Line, Via: it.From, Kind: Narrowing,
+					Why: "the loop did not load at base; a " + list + " entry now"}
+				if isAllow(list) {
+					c.Kind = Widening
+				}
+				out = append(out, c)
+			}
+		}
+		return out
+	}
 	if !okB || !okH {
 		return out
 	}

@@ -1,0 +1,348 @@
+package ci
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/chain"
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// A writer's chain in a revision is either one file
+// .gitwarrant/record/<writer>.jsonl or a folder .gitwarrant/record/<writer>/
+// of "<first seq>-<last seq>.jsonl" files; both are the same chain
+// (docs/ci.md#chains). A piece is one file of either layout.
+type piece struct {
+	from, to int64  // to is 0 for a single file until it is read
+	id       string // blob id
+	path     string
+	single   bool
+}
+
+// layout lists each writer's pieces at commit c.
+func layout(repo *gitx.Repo, c plumbing.Hash, projRel string) (map[string][]piece, error) {
+	out := map[string][]piece{}
+	top, err := repo.DirAt(c, projRel)
+	if err != nil {
+		return nil, err
+	}
+	if id, ok := top["record.jsonl"]; ok {
+		out["record"] = append(out["record"], piece{from: 1, id: id, path: path.Join(projRel, "record.jsonl"), single: true})
+	}
+	recRel := path.Join(projRel, "record")
+	rs, err := repo.DirAt(c, recRel)
+	if err != nil {
+		return nil, err
+	}
+	for name, id := range rs {
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		if w, ok := strings.CutSuffix(name, ".jsonl"); ok {
+			out[w] = append(out[w], piece{from: 1, id: id, path: path.Join(recRel, name), single: true})
+			continue
+		}
+		files, err := repo.DirAt(c, path.Join(recRel, name))
+		if err != nil {
+			return nil, err
+		}
+		for f, fid := range files {
+			if from, to, ok := parseSeg(f); ok {
+				out[name] = append(out[name], piece{from: from, to: to, id: fid, path: path.Join(recRel, name, f)})
+			}
+		}
+	}
+	for w := range out {
+		sortPieces(out[w])
+	}
+	return out, nil
+}
+
+// sortPieces orders pieces by first seq, the longest first on ties (a
+// sealed segment before the deltas it replaced); a single file first.
+func sortPieces(ps []piece) {
+	sort.Slice(ps, func(i, j int) bool {
+		if ps[i].single != ps[j].single {
+			return ps[i].single
+		}
+		if ps[i].from != ps[j].from {
+			return ps[i].from < ps[j].from
+		}
+		return ps[i].to > ps[j].to
+	})
+}
+
+// parseSeg reads "<from>-<to>.jsonl" (nine digits each).
+func parseSeg(name string) (int64, int64, bool) {
+	base, ok := strings.CutSuffix(name, ".jsonl")
+	a, b, ok2 := strings.Cut(base, "-")
+	if !ok || !ok2 || len(a) != 9 || len(b) != 9 {
+		return 0, 0, false
+	}
+	var from, to int64
+	if _, err := fmt.Sscanf(a+" "+b, "%d %d", &from, &to); err != nil || from < 1 || to < from {
+		return 0, 0, false
+	}
+	return from, to, true
+}
+
+// ChainFinding is one way a head chain fails to extend its base.
+type ChainFinding struct {
+	Chain  string `json:"chain"`
+	Seq    int64  `json:"seq"`
+	Commit string `json:"commit"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail"`
+	Path   string `json:"path,omitempty"`
+}
+
+// Reasons a chain check fails.
+const (
+	ReasonRewritten = "rewritten"
+	ReasonTruncated = "truncated"
+	ReasonDeleted   = "deleted"
+	ReasonGap       = "missing entries"
+	ReasonBadEntry  = "new entry does not verify"
+	ReasonBadFile   = "segment file does not match its name"
+	ReasonPin       = "pinned head absent"
+)
+
+// ChainResult is one chain's comparison.
+type ChainResult struct {
+	Chain    string `json:"chain"`
+	BaseLast int64  `json:"base_last"`
+	HeadLast int64  `json:"head_last"`
+	New      int64  `json:"new"`
+	OK       bool   `json:"ok"`
+	// Unchanged: head holds the very files of the merge base (a single
+	// file is then not read, so its length is not counted).
+	Unchanged bool `json:"unchanged"`
+}
+
+// chainSide reads one side's pieces on demand, caching the lines of each
+// blob read.
+type chainSide struct {
+	repo   *gitx.Repo
+	pieces []piece
+	lines  map[string][][]byte
+	read   int64 // bytes read (for the cost accounting in tests)
+}
+
+func (s *chainSide) linesOf(p *piece) ([][]byte, error) {
+	if l, ok := s.lines[p.id]; ok {
+		return l, nil
+	}
+	b, err := s.repo.Blob(p.id)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.path, err)
+	}
+	s.read += int64(len(b))
+	var ls [][]byte
+	if len(b) > 0 {
+		ls = bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
+	}
+	if s.lines == nil {
+		s.lines = map[string][][]byte{}
+	}
+	s.lines[p.id] = ls
+	if p.single {
+		p.to = int64(len(ls))
+	}
+	return ls, nil
+}
+
+// last returns the side's last seq and the hash of that entry.
+func (s *chainSide) last() (int64, string, error) {
+	var best *piece
+	for i := range s.pieces {
+		p := &s.pieces[i]
+		if p.single {
+			if _, err := s.linesOf(p); err != nil {
+				return 0, "", err
+			}
+		}
+		if best == nil || p.to > best.to {
+			best = p
+		}
+	}
+	if best == nil || best.to == 0 {
+		return 0, chain.Genesis, nil
+	}
+	ls, err := s.linesOf(best)
+	if err != nil {
+		return 0, "", err
+	}
+	e, _, err := chain.ParseEntry(ls[len(ls)-1])
+	if err != nil {
+		return 0, "", fmt.Errorf("%s: the last entry does not parse: %v", best.path, err)
+	}
+	return best.to, e.Hash, nil
+}
+
+// line returns the entry at seq (1-based), or nil when the side lacks it.
+func (s *chainSide) line(seq int64) ([]byte, error) {
+	for i := range s.pieces {
+		p := &s.pieces[i]
+		if !p.single && (seq < p.from || seq > p.to) {
+			continue
+		}
+		ls, err := s.linesOf(p)
+		if err != nil {
+			return nil, err
+		}
+		if k := seq - p.from; k >= 0 && k < int64(len(ls)) {
+			return ls[k], nil
+		}
+	}
+	return nil, nil
+}
+
+func samePieces(a, b []piece) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].id != b[i].id || a[i].from != b[i].from || a[i].to != b[i].to || a[i].single != b[i].single {
+			return false
+		}
+	}
+	return true
+}
+
+// compareChain checks that head's chain extends base's: every base entry
+// is in head unchanged and in place, and every new entry verifies after
+// base's last. A piece of head identical to one of base (same range, same
+// blob) is not read; the work is what the pull request adds. It returns
+// at most one finding (the first break) and the new entries' hashes.
+func compareChain(repo *gitx.Repo, writer string, basePs, headPs []piece) (ChainResult, *ChainFinding, error) {
+	res := ChainResult{Chain: writer}
+	if samePieces(basePs, headPs) {
+		res.OK, res.Unchanged = true, true
+		for _, p := range headPs {
+			res.BaseLast, res.HeadLast = max(res.BaseLast, p.to), max(res.HeadLast, p.to)
+		}
+		return res, nil, nil
+	}
+	base := &chainSide{repo: repo, pieces: basePs}
+	head := &chainSide{repo: repo, pieces: headPs}
+	B, prev, err := base.last()
+	if err != nil {
+		return res, nil, err
+	}
+	res.BaseLast = B
+	find := func(seq int64, reason, p, detail string) (ChainResult, *ChainFinding, error) {
+		return res, &ChainFinding{Chain: writer, Seq: seq, Reason: reason, Path: p, Detail: detail}, nil
+	}
+	if len(headPs) == 0 {
+		return find(1, ReasonDeleted, "", fmt.Sprintf("the chain held %d entries at the merge base and is gone in head", B))
+	}
+	baseIDs := map[string]piece{}
+	for _, p := range basePs {
+		if !p.single {
+			baseIDs[p.id] = p
+		}
+	}
+	var done int64
+	newHashes := map[int64]string{}
+	for i := range headPs {
+		p := &headPs[i]
+		if !p.single {
+			if p.to <= done {
+				continue // a delta a sealed file already covers (checked through it)
+			}
+			if p.from > done+1 {
+				return find(done+1, ReasonGap, p.path, fmt.Sprintf("entries %d to %d are in no file (a segment file was deleted)", done+1, p.from-1))
+			}
+			if bp, ok := baseIDs[p.id]; ok && bp.from == p.from && bp.to == p.to && p.from == done+1 {
+				done = p.to // unchanged since the merge base
+				continue
+			}
+		}
+		ls, err := head.linesOf(p)
+		if err != nil {
+			return res, nil, err
+		}
+		if !p.single && int64(len(ls)) != p.to-p.from+1 {
+			return find(p.from, ReasonBadFile, p.path, fmt.Sprintf("named for %d entries, holds %d lines", p.to-p.from+1, len(ls)))
+		}
+		for k, l := range ls {
+			seq := p.from + int64(k)
+			switch {
+			case seq <= B:
+				bl, err := base.line(seq)
+				if err != nil {
+					return res, nil, err
+				}
+				if !bytes.Equal(bl, l) {
+					return find(seq, ReasonRewritten, p.path, fmt.Sprintf("entry %d differs from the merge base's", seq))
+				}
+			case seq <= done:
+				e, _, err := chain.ParseEntry(l)
+				if err != nil || e.Hash != newHashes[seq] {
+					return find(seq, ReasonRewritten, p.path, fmt.Sprintf("entry %d differs between two files of the chain", seq))
+				}
+			default:
+				h, why := verifyLine(l, seq, prev)
+				if why != "" {
+					return find(seq, ReasonBadEntry, p.path, why)
+				}
+				prev, newHashes[seq] = h, h
+				res.New++
+			}
+			done = max(done, seq)
+		}
+	}
+	res.HeadLast = done
+	if done < B {
+		return find(done+1, ReasonTruncated, "", fmt.Sprintf("head ends at entry %d; the merge base holds entries up to %d", done, B))
+	}
+	res.OK = true
+	return res, nil, nil
+}
+
+// verifyLine checks one new entry: it parses, its seq is want, its prev is
+// the previous entry's hash, and its hash is that of its own fields.
+func verifyLine(line []byte, want int64, prev string) (string, string) {
+	e, m, err := chain.ParseEntry(line)
+	if err != nil {
+		return "", fmt.Sprintf("entry %d does not parse: %v", want, err)
+	}
+	if e.Seq != want {
+		return "", fmt.Sprintf("expected seq %d, found %d", want, e.Seq)
+	}
+	if e.Prev != prev {
+		return "", fmt.Sprintf("entry %d: expected prev %s, found %q", want, prev, e.Prev)
+	}
+	got, err := chain.ComputeHash(prev, m)
+	if err != nil {
+		return "", err.Error()
+	}
+	if e.Hash != got {
+		return "", fmt.Sprintf("entry %d: the hash of its fields is %s, the line says %q", want, got, e.Hash)
+	}
+	return got, ""
+}
+
+// holdsHash reports whether a chain's pieces hold an entry with hash h,
+// reading from the last piece back (a pin usually names the last entry).
+func holdsHash(repo *gitx.Repo, ps []piece, h string) (bool, error) {
+	needle := []byte(`"hash":"` + h + `"`)
+	for i := len(ps) - 1; i >= 0; i-- {
+		b, err := repo.Blob(ps[i].id)
+		if err != nil {
+			return false, err
+		}
+		for _, l := range bytes.Split(b, []byte("\n")) {
+			if bytes.Contains(l, needle) {
+				if e, _, err := chain.ParseEntry(l); err == nil && e.Hash == h {
+					return true, nil
+				}
+			}
+		}
+	}
+	return false, nil
+}

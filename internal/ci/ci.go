@@ -1,0 +1,364 @@
+// Package ci is the CI gate (docs/ci.md): what a pull request changes in
+// the warrants and the record, read from Git objects only, between the
+// merge base of base and head and head. A widening needs a signed amend
+// new in head, verified against the merge base's allowed_signers; every
+// chain of the merge base must be a prefix of the same chain in head; every
+// Warrant-Head trailer of the pull request's commits must name a head its
+// commit's chain holds; head's loops must lint clean; and removing the
+// gate itself is reported.
+package ci
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
+	"github.com/gitwarrant/gitwarrant/internal/lint"
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/sign"
+	"github.com/gitwarrant/gitwarrant/internal/warrantdiff"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Options selects what is compared.
+type Options struct {
+	Base, Head string // revisions; Head defaults to HEAD
+	ProjRel    string // the project directory, relative to the root (".gitwarrant")
+	// RequireUserPresence counts only signatures by FIDO keys (whose
+	// user-presence flag verification always requires).
+	RequireUserPresence bool
+	// Strict fails on gate warnings too.
+	Strict bool
+}
+
+// Report is the gate's whole finding.
+type Report struct {
+	Base, Head string // as given
+	MergeBase  string
+	HeadCommit string
+	Changes    []warrantdiff.Change
+	Summary    warrantdiff.Summary
+	Chains     []ChainResult
+	Findings   []ChainFinding // chain breaks and absent pins
+	Lint       []lint.Finding // errors only
+	Gate       []GateWarning
+	Strict     bool
+	// LoopErrors are loop files of the merge base that did not parse.
+	LoopErrors []string
+}
+
+// Uncovered lists the widenings no verified amend covers.
+func (r *Report) Uncovered() []warrantdiff.Change {
+	var out []warrantdiff.Change
+	for _, c := range r.Changes {
+		if c.Kind == warrantdiff.Widening && c.Cover == nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ChainOK reports whether every chain and every pin held.
+func (r *Report) ChainOK() bool { return len(r.Findings) == 0 }
+
+// OK is the verdict: exit 0 when it holds.
+func (r *Report) OK() bool {
+	return len(r.Uncovered()) == 0 && r.ChainOK() && len(r.Lint) == 0 && (!r.Strict || len(r.Gate) == 0)
+}
+
+// ErrShallow is a clone too shallow to hold the merge base.
+var ErrShallow = errors.New("the clone is too shallow to hold the merge base of base and head: fetch the whole history (actions/checkout with `fetch-depth: 0`, or `git fetch --unshallow`)")
+
+// Run compares the merge base of opt.Base and opt.Head with opt.Head.
+func Run(repo *gitx.Repo, opt Options) (*Report, error) {
+	if opt.Head == "" {
+		opt.Head = "HEAD"
+	}
+	if opt.ProjRel == "" {
+		opt.ProjRel = ".gitwarrant"
+	}
+	baseC, err := repo.ResolveCommit(opt.Base)
+	if err != nil {
+		return nil, fmt.Errorf("base: %w (in CI, fetch the base branch; locally, e.g. --base origin/main)", err)
+	}
+	headC, err := repo.ResolveCommit(opt.Head)
+	if err != nil {
+		return nil, fmt.Errorf("head: %w", err)
+	}
+	mb, err := repo.MergeBase(baseC.String(), headC.String())
+	if err != nil {
+		if repo.IsShallow() {
+			return nil, ErrShallow
+		}
+		return nil, fmt.Errorf("%s and %s share no history, so there is nothing to compare against: %v", opt.Base, opt.Head, err)
+	}
+	r := &Report{Base: opt.Base, Head: opt.Head, MergeBase: mb, HeadCommit: headC.String(), Strict: opt.Strict}
+	bl, err := layout(repo, plumbing.NewHash(mb), opt.ProjRel)
+	if err != nil {
+		return nil, err
+	}
+	hl, err := layout(repo, headC, opt.ProjRel)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.warrants(repo, opt, mb, headC.String(), bl, hl); err != nil {
+		return nil, err
+	}
+	if err := r.chains(repo, opt.ProjRel, plumbing.NewHash(mb), bl, hl); err != nil {
+		return nil, err
+	}
+	if err := r.pins(repo, opt.ProjRel, mb, headC.String()); err != nil {
+		return nil, err
+	}
+	if err := r.lint(repo, opt.ProjRel, plumbing.NewHash(mb), headC); err != nil {
+		return nil, err
+	}
+	if r.Gate, err = gateWarnings(repo, plumbing.NewHash(mb), headC); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// warrants is the semantic diff from the merge base to head, each
+// widening covered only by an amend past the base's end of its chain and
+// verified against the merge base's allowed_signers.
+func (r *Report) warrants(repo *gitx.Repo, opt Options, mb, head string, bl, hl map[string][]piece) error {
+	base, err := warrantdiff.FromRev(repo, opt.ProjRel, mb)
+	if err != nil {
+		return err
+	}
+	hs, err := warrantdiff.FromRev(repo, opt.ProjRel, head)
+	if err != nil {
+		return err
+	}
+	base.Label, hs.Label = "merge base", opt.Head
+	signers, err := warrantdiff.ParseSigners(base)
+	if err != nil {
+		return fmt.Errorf("the merge base's allowed_signers cannot be read, so no amend can be verified: %w", err)
+	}
+	r.Changes = warrantdiff.Compare(base, hs)
+	found, err := warrantdiff.NewAmends(repo, base, hs, signers)
+	if err != nil {
+		return err
+	}
+	// A chain migrated from one file in base to a folder in head: its
+	// folder holds base's entries again, which are not new.
+	baseLast, err := migratedLengths(repo, bl, hl)
+	if err != nil {
+		return err
+	}
+	kept := found[:0]
+	for _, f := range found {
+		if f.Entry.Seq <= baseLast[f.Chain] {
+			continue
+		}
+		if opt.RequireUserPresence && f.Verified != nil && !securityKey(signers, f.Verified.Line) {
+			f.Verified, f.Err = nil, errors.New("not signed by a FIDO key with user presence (require-user-presence)")
+		}
+		kept = append(kept, f)
+	}
+	warrantdiff.Attach(r.Changes, kept)
+	r.Summary = warrantdiff.Summarize(r.Changes)
+	for _, e := range base.Errors {
+		r.LoopErrors = append(r.LoopErrors, e.Error())
+	}
+	return nil
+}
+
+func securityKey(as *sign.AllowedSigners, line int) bool {
+	for _, s := range as.Signers {
+		if s.Line == line {
+			return sign.IsSecurityKey(s.Key)
+		}
+	}
+	return false
+}
+
+// migratedLengths is the last seq at the merge base of each chain kept
+// as one file there and as a folder in head.
+func migratedLengths(repo *gitx.Repo, bl, hl map[string][]piece) (map[string]int64, error) {
+	out := map[string]int64{}
+	for w, ps := range bl {
+		if !hasSingle(ps) || len(hl[w]) == 0 || hasSingle(hl[w]) {
+			continue
+		}
+		n, _, err := (&chainSide{repo: repo, pieces: clonePieces(ps)}).last()
+		if err != nil {
+			return nil, err
+		}
+		out[w] = n
+	}
+	return out, nil
+}
+
+func hasSingle(ps []piece) bool {
+	for _, p := range ps {
+		if p.single {
+			return true
+		}
+	}
+	return false
+}
+
+// chains compares every chain of the merge base and head.
+func (r *Report) chains(repo *gitx.Repo, projRel string, mb plumbing.Hash, bl, hl map[string][]piece) error {
+	names := map[string]bool{}
+	for w := range bl {
+		names[w] = true
+	}
+	for w := range hl {
+		names[w] = true
+	}
+	sorted := make([]string, 0, len(names))
+	for w := range names {
+		sorted = append(sorted, w)
+	}
+	sort.Strings(sorted)
+	for _, w := range sorted {
+		res, f, err := compareChain(repo, w, clonePieces(bl[w]), clonePieces(hl[w]))
+		if err != nil {
+			return fmt.Errorf("chain %s: %w", w, err)
+		}
+		r.Chains = append(r.Chains, res)
+		if f != nil {
+			f.Commit = r.breakingCommit(repo, projRel, w, bl[w], mb)
+			r.Findings = append(r.Findings, *f)
+		}
+	}
+	return nil
+}
+
+// breakingCommit is the first commit of the pull request at which chain
+// w no longer extends the merge base's (head when none is found).
+func (r *Report) breakingCommit(repo *gitx.Repo, projRel, w string, basePs []piece, mb plumbing.Hash) string {
+	out, err := repo.Git("rev-list", "--reverse", "--topo-order", mb.String()+".."+r.HeadCommit, "--",
+		path.Join(projRel, "record", w), path.Join(projRel, "record", w+".jsonl"))
+	if err != nil {
+		return r.HeadCommit
+	}
+	for _, c := range strings.Fields(string(out)) {
+		hl, err := layout(repo, plumbing.NewHash(c), projRel)
+		if err != nil {
+			continue
+		}
+		if _, f, err := compareChain(repo, w, clonePieces(basePs), hl[w]); err == nil && f != nil {
+			return c
+		}
+	}
+	return r.HeadCommit
+}
+
+func clonePieces(ps []piece) []piece { return append([]piece(nil), ps...) }
+
+// pins checks every Warrant-Head trailer of the pull request's commits:
+// the chain it names must hold that head at that commit.
+func (r *Report) pins(repo *gitx.Repo, projRel, mb, head string) error {
+	out, err := repo.Git("log", "--format=%H%x00%(trailers:key="+gitx.HeadTrailer+",valueonly,unfold,separator=%x1f)%x1e", mb+".."+head)
+	if err != nil {
+		return err
+	}
+	layouts := map[string]map[string][]piece{}
+	for _, rec := range strings.Split(string(out), "\x1e") {
+		commit, vals, ok := strings.Cut(strings.TrimSpace(rec), "\x00")
+		if !ok || strings.TrimSpace(vals) == "" {
+			continue
+		}
+		for _, v := range strings.Split(vals, "\x1f") {
+			f := strings.Fields(v)
+			if len(f) != 2 || !strings.HasPrefix(f[1], "sha256:") {
+				r.Findings = append(r.Findings, ChainFinding{Commit: commit, Reason: ReasonPin,
+					Detail: fmt.Sprintf("the %s trailer %q is not \"<chain path> sha256:<hash>\"", gitx.HeadTrailer, v)})
+				continue
+			}
+			w := pinWriter(projRel, f[0])
+			ls, ok := layouts[commit]
+			if !ok {
+				if ls, err = layout(repo, plumbing.NewHash(commit), projRel); err != nil {
+					return err
+				}
+				layouts[commit] = ls
+			}
+			held, err := holdsHash(repo, ls[w], f[1])
+			if err != nil {
+				return err
+			}
+			if !held {
+				r.Findings = append(r.Findings, ChainFinding{Chain: w, Commit: commit, Reason: ReasonPin, Path: f[0],
+					Detail: fmt.Sprintf("the commit pins %s, which the chain at this commit does not hold (rewritten or truncated)", f[1])})
+			}
+		}
+	}
+	return nil
+}
+
+// pinWriter names the chain a pinned path refers to, in either layout.
+func pinWriter(projRel, p string) string {
+	p = strings.TrimSuffix(p, "/")
+	if p == path.Join(projRel, "record.jsonl") {
+		return "record"
+	}
+	rel, ok := strings.CutPrefix(p, path.Join(projRel, "record")+"/")
+	if !ok {
+		rel = path.Base(p)
+	}
+	w, _, _ := strings.Cut(rel, "/")
+	return strings.TrimSuffix(w, ".jsonl")
+}
+
+// lint runs lint on head's loops, written from Git objects to a scratch
+// folder; its errors fail the gate. When head's loops folder is the merge
+// base's, lint has nothing new to say about the change and does not run
+// (docs/ci.md#lint).
+func (r *Report) lint(repo *gitx.Repo, projRel string, mb, head plumbing.Hash) error {
+	rel := path.Join(projRel, "loops")
+	ents, err := repo.DirAt(head, rel)
+	if err != nil {
+		return err
+	}
+	if base, err := repo.DirAt(mb, rel); err == nil && maps.Equal(base, ents) {
+		return nil
+	}
+	tmp, err := os.MkdirTemp("", "gitwarrant-ci-lint-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	n := 0
+	for name, id := range ents {
+		if !strings.HasSuffix(name, loops.FileSuffix) || strings.HasPrefix(name, ".") || strings.ContainsAny(name, `/\`) {
+			continue
+		}
+		b, err := repo.Blob(id)
+		if err != nil {
+			continue // a folder named like a loop file: not a loop
+		}
+		if err := os.WriteFile(filepath.Join(tmp, name), b, 0o644); err != nil {
+			return err
+		}
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	files, err := lint.Load([]string{tmp})
+	if err != nil {
+		return err
+	}
+	for _, f := range lint.Run(files) {
+		if f.Severity != lint.Error {
+			continue
+		}
+		if rp, err := filepath.Rel(tmp, f.File); err == nil && !strings.HasPrefix(rp, "..") {
+			f.File = path.Join(rel, filepath.ToSlash(rp))
+		}
+		f.Msg = strings.ReplaceAll(f.Msg, tmp+string(filepath.Separator), rel+"/")
+		r.Lint = append(r.Lint, f)
+	}
+	return nil
+}

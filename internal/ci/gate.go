@@ -1,0 +1,150 @@
+package ci
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// GateWarning is a change that removes or weakens the gate itself
+// (docs/ci.md#the-gate-itself): a warning, a failure with --strict.
+type GateWarning struct {
+	File string `json:"file"`
+	Line int    `json:"line"` // in head for an added line, in the merge base for a removed one
+	What string `json:"what"`
+}
+
+// gateDirs and gateFiles are where the gate is wired: the Claude Code
+// hook, hook managers' configuration, husky's hooks and the workflows.
+var (
+	gateFiles = []string{".claude/settings.json", "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", ".pre-commit-config.yaml"}
+	gateDirs  = []string{".husky", ".github/workflows"}
+	// weakeners are lines whose addition to a file wiring the gate can
+	// switch it off, and knobs whose removal weakens it.
+	weakenAdd    = regexp.MustCompile(`^\s*-?\s*(continue-on-error\s*:\s*(true|\$\{\{)|if\s*:|strict\s*:\s*(false|'false'|"false")|require-user-presence\s*:\s*(false|'false'|"false")|fail_fast\s*:|skip\s*:|SKIP\s*[:=]|exclude\s*:)`)
+	weakenRemove = regexp.MustCompile(`^\s*-?\s*(strict|require-user-presence|fetch-depth)\s*:`)
+)
+
+// gateWarnings lists what head removes from, or adds to, the files that
+// wire the gate, compared with the merge base.
+func gateWarnings(repo *gitx.Repo, mb, head plumbing.Hash) ([]GateWarning, error) {
+	base, err := gateBlobs(repo, mb)
+	if err != nil {
+		return nil, err
+	}
+	hd, err := gateBlobs(repo, head)
+	if err != nil {
+		return nil, err
+	}
+	var out []GateWarning
+	names := make([]string, 0, len(base))
+	for p := range base {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	for _, p := range names {
+		bb, err := repo.Blob(base[p])
+		if err != nil {
+			continue // a folder, not a file
+		}
+		if !mentionsGate(bb) {
+			continue
+		}
+		hid, ok := hd[p]
+		if !ok {
+			out = append(out, GateWarning{File: p, What: "the file that wires the gitwarrant gate is deleted"})
+			continue
+		}
+		if hid == base[p] {
+			continue
+		}
+		hb, err := repo.Blob(hid)
+		if err != nil {
+			out = append(out, GateWarning{File: p, What: "the file that wires the gitwarrant gate is no longer a file"})
+			continue
+		}
+		removed, added := lineDiff(string(bb), string(hb))
+		for _, l := range removed {
+			if strings.Contains(strings.ToLower(l.text), "gitwarrant") || weakenRemove.MatchString(l.text) {
+				out = append(out, GateWarning{File: p, Line: l.n, What: fmt.Sprintf("removes %q", strings.TrimSpace(l.text))})
+			}
+		}
+		for _, l := range added {
+			if weakenAdd.MatchString(l.text) {
+				out = append(out, GateWarning{File: p, Line: l.n, What: fmt.Sprintf("adds %q, which can switch the gate off", strings.TrimSpace(l.text))})
+			}
+		}
+	}
+	return out, nil
+}
+
+func mentionsGate(b []byte) bool { return strings.Contains(strings.ToLower(string(b)), "gitwarrant") }
+
+// gateBlobs lists the gate's files at commit c, path → blob id.
+func gateBlobs(repo *gitx.Repo, c plumbing.Hash) (map[string]string, error) {
+	out := map[string]string{}
+	for _, f := range gateFiles {
+		ents, err := repo.DirAt(c, path.Dir(f))
+		if err != nil {
+			return nil, err
+		}
+		if id, ok := ents[path.Base(f)]; ok {
+			out[f] = id
+		}
+	}
+	for _, d := range gateDirs {
+		ents, err := repo.DirAt(c, d)
+		if err != nil {
+			return nil, err
+		}
+		for name, id := range ents {
+			if d == ".github/workflows" && !strings.HasSuffix(name, ".yml") && !strings.HasSuffix(name, ".yaml") {
+				continue
+			}
+			out[path.Join(d, name)] = id
+		}
+	}
+	return out, nil
+}
+
+type numbered struct {
+	n    int
+	text string
+}
+
+// lineDiff returns the lines of a not in b and of b not in a, as
+// multisets of lines (blank lines aside), with their line numbers.
+func lineDiff(a, b string) (removed, added []numbered) {
+	split := func(s string) []numbered {
+		var out []numbered
+		for i, l := range strings.Split(s, "\n") {
+			if t := strings.TrimSpace(l); t != "" {
+				out = append(out, numbered{i + 1, strings.TrimRight(l, "\r")})
+			}
+		}
+		return out
+	}
+	la, lb := split(a), split(b)
+	diff := func(x, y []numbered) []numbered {
+		count := map[string]int{}
+		for _, l := range y {
+			count[strings.TrimSpace(l.text)]++
+		}
+		var out []numbered
+		for _, l := range x {
+			k := strings.TrimSpace(l.text)
+			if count[k] > 0 {
+				count[k]--
+			} else {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	return diff(la, lb), diff(lb, la)
+}
