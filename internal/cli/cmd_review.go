@@ -191,8 +191,9 @@ func printGeneralized(app *App, it review.Item, entries []chain.Entry) {
 
 // loopDigest gives a loop file's current SHA-256, "" when it is gone.
 func loopDigest(dir string) func(string) string {
+	load := loopCache(dir)
 	return func(name string) string {
-		l, err := loops.LoadByName(dir, name)
+		l, err := load(name)
 		if err != nil {
 			return ""
 		}

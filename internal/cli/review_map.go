@@ -62,8 +62,9 @@ func plainPath(s string) bool {
 // reviewScreen holds back what must never be offered: anything the loop's
 // ask or never lists match, and anything already allowed.
 func reviewScreen(dir string) review.Screen {
+	load := loopCache(dir)
 	return func(loop, list, pattern string, sample *chain.Entry) string {
-		l, err := loops.LoadByName(dir, loop)
+		l, err := load(loop)
 		if err != nil {
 			return "the loop does not load"
 		}
@@ -112,4 +113,22 @@ func admitted(wider string, it review.Item, entries []chain.Entry) []string {
 		}
 	}
 	return out
+}
+
+// loopCache loads each loop once per command: a review screens thousands
+// of clusters against a handful of loops.
+func loopCache(dir string) func(string) (*loops.Loop, error) {
+	type res struct {
+		l   *loops.Loop
+		err error
+	}
+	m := map[string]res{}
+	return func(name string) (*loops.Loop, error) {
+		r, ok := m[name]
+		if !ok {
+			r.l, r.err = loops.LoadByName(dir, name)
+			m[name] = r
+		}
+		return r.l, r.err
+	}
 }
