@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
-	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/record"
 	"github.com/gitwarrant/gitwarrant/internal/review"
 	"github.com/gitwarrant/gitwarrant/internal/warrantdiff"
