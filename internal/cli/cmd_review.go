@@ -122,6 +122,8 @@ func describeItem(it review.Item) string {
 		s += ")"
 		if it.Stale {
 			s += " — STALE: the loop changed since; not applied"
+		} else if it.Held != "" {
+			s += " — HELD: " + it.Held + "; not applied"
 		}
 	} else {
 		s += fmt.Sprintf(" (asked %d×)", it.Count)
@@ -135,6 +137,10 @@ func decideItem(app *App, r *record.Record, in *bufio.Reader, it review.Item, o 
 	out := app.IO.Out
 	if it.Stale {
 		fmt.Fprintf(out, "%s: stale, not applied\n", describeItem(it))
+		return nil
+	}
+	if it.Held != "" {
+		fmt.Fprintln(out, describeItem(it))
 		return nil
 	}
 	if !o.yes {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
@@ -63,6 +64,16 @@ func plainPath(s string) bool {
 // ask or never lists match, and anything already allowed.
 func reviewScreen(dir string) review.Screen {
 	load := loopCache(dir)
+	baselines := sync.OnceValue(func() []*loops.Loop {
+		ls, _ := loops.LoadDir(dir)
+		var out []*loops.Loop
+		for _, l := range ls {
+			if l.Abstract {
+				out = append(out, l)
+			}
+		}
+		return out
+	})
 	return func(loop, list, pattern string, sample *chain.Entry) string {
 		l, err := load(loop)
 		if err != nil {
@@ -75,6 +86,13 @@ func reviewScreen(dir string) review.Screen {
 		target := pattern
 		if sample != nil && sample.Via == "hook" {
 			target = sample.Target
+		}
+		// A baseline's (abstract loop's) ask and never entries bind every
+		// loop: what they stop is never offered either.
+		for _, b := range baselines() {
+			if r := loops.Check(&b.Warrant, verb, target); r.Verdict == loops.Deny || r.List == "ask" {
+				return "the baseline " + b.Name + " stops it: " + r.Rule
+			}
 		}
 		res := loops.Check(&l.Warrant, verb, target)
 		switch {

@@ -88,6 +88,12 @@ func Collect(entries []chain.Entry, o Options, m Mapper, screen Screen, digest f
 			if len(c.Samples) < 3 && !contains(c.Samples, e.Target) {
 				c.Samples = append(c.Samples, e.Target)
 			}
+			// Only silence is offered: an ask that a rule made (the loop's
+			// ask list, a baseline, an opaque or secret call, an uncovered
+			// clause) is policy, however often it recurs.
+			if c.Held == "" && !strings.HasPrefix(e.Rule, "default:") {
+				c.Held = "asked by rule " + e.Rule
+			}
 			if c.Held == "" && c.Count == 1 {
 				c.Held = screen(e.Loop, list, pattern, e)
 			}

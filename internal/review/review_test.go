@@ -7,7 +7,23 @@ import (
 )
 
 func ask(loop, action, target string) chain.Entry {
-	return chain.Entry{Kind: chain.KindCheck, Loop: loop, Action: action, Target: target, Verdict: "ask", Via: "cli"}
+	return chain.Entry{Kind: chain.KindCheck, Loop: loop, Action: action, Target: target, Verdict: "ask", Via: "cli", Rule: "default: unlisted means ask"}
+}
+
+// An ask a rule made — a baseline's ask, an opaque call — is never
+// offered, even when the loop's own screen finds nothing against it.
+func TestCollectOffersOnlySilence(t *testing.T) {
+	var es []chain.Entry
+	for _, rule := range []string{"ask: npm publish", "baseline: publishing packages", "opaque: never allowed", "partial: rm -rf build"} {
+		for i := 0; i < 3; i++ {
+			e := ask("a", "send", rule)
+			e.Rule = rule
+			es = append(es, e)
+		}
+	}
+	if got := Collect(es, Options{}, selfReported, func(string, string, string, *chain.Entry) string { return "" }, nil); len(got) != 0 {
+		t.Fatalf("rule-made asks were offered: %+v", got)
+	}
 }
 
 func selfReported(e *chain.Entry) (string, string, bool) { return e.Action, e.Target, true }
