@@ -1,4 +1,4 @@
-# bench/lib.sh — shared by bench/record_git.sh and bench/hook.sh (sourced,
+# bench/lib.sh — shared by the bench/ scripts (sourced,
 # not run). Builds gitwarrant twice — the default build (dynamically linked
 # when cgo is available, because pflag imports `net`) and a static one
 # (CGO_ENABLED=0) — and prints each script's final ratio table from
@@ -57,4 +57,18 @@ net_csv() {
     NR == 1 { print; next }
     { row[NR] = $0; mean[NR] = $2; name[NR] = $1; if ($1 == floor) f = $2 }
     END { for (i = 2; i <= NR; i++) if (name[i] != floor) { split(row[i], c, ","); c[2] = mean[i] - f; line = c[1]; for (j = 2; j <= length(c); j++) line = line OFS c[j]; print line } }' "$1" > "$3"
+}
+
+# record_repo <module root> <work dir>: builds gitwarrant and mkchain into
+# <work dir> (first on PATH), sets a fixed git identity, and makes
+# <work dir>/repo a Git repository with the insurance-appeal loop as
+# `appeal`, the current directory. Shared by the record-scale benchmarks.
+record_repo() {
+  (cd "$1" && go build -o "$2/gitwarrant" ./cmd/gitwarrant && go build -o "$2/mkchain" ./bench/mkchain)
+  export PATH="$2:$PATH"
+  export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+  mkdir -p "$2/repo" && cd "$2/repo"
+  git init -q -b main
+  gitwarrant init >/dev/null
+  gitwarrant new appeal --template insurance-appeal >/dev/null
 }

@@ -14,14 +14,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 command -v hyperfine >/dev/null 2>&1 || { echo "needs hyperfine: apt-get install -y hyperfine" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-(cd "$here" && go build -o "$work/gitwarrant" ./cmd/gitwarrant && go build -o "$work/mkchain" ./bench/mkchain)
-export PATH="$work:$PATH"
-export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+record_repo "$here" "$work"
 repo="$work/repo"
-mkdir -p "$repo" && cd "$repo"
-git init -q -b main
-gitwarrant init >/dev/null
-gitwarrant new appeal --template insurance-appeal >/dev/null
 git add -A && git commit -q -m 'the appeal loop'
 gitwarrant check -q appeal draft 'appeal letter' >/dev/null # picks the writer
 writer=$(git for-each-ref --format='%(refname:lstrip=2)' refs/gitwarrant/)
