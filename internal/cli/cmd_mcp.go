@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"io"
 
 	"github.com/gitwarrant/gitwarrant/internal/mcp"
@@ -25,14 +26,12 @@ with a hint. No tool amends, merges, deletes or administers.`,
 			srv := mcp.NewSDKServer(mcpService(app), mcp.Caller{Via: "mcp", Credential: "stdio"}, Version, nil)
 			t := &mcp.StdioTransport{In: app.IO.In, Out: app.IO.Out}
 			err := srv.Run(cmd.Context(), t)
-			if err != nil && cmd.Context().Err() == nil && !isEOF(err) {
+			// The end of input is how a client says goodbye; the transport
+			// has answered every request it read by then.
+			if err != nil && cmd.Context().Err() == nil && !errors.Is(err, io.EOF) {
 				return err
 			}
 			return nil
 		},
 	}
-}
-
-func isEOF(err error) bool {
-	return err == io.EOF || err.Error() == "EOF" || err.Error() == "server is closing: EOF"
 }
