@@ -98,6 +98,9 @@ var AgentSafe = map[string]bool{
 	"check": true, "match": true, "list": true, "show": true, "version": true,
 	"help": true, "record": true, "metrics": true, "compile": true, "templates": true,
 	"mcp": true, "serve": true, "verify": true, "demo": true, "ci": true, "lint": true,
+	// Proposing changes nothing (a person applies it, signed); reading
+	// proposals, explaining a decision and the warrant diff only read.
+	"propose": true, "proposals": true, "explain": true, "diff": true,
 }
 
 // BinaryName reports whether an executable's base name is gitwarrant's (or
