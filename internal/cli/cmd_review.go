@@ -75,7 +75,7 @@ func runReview(app *App, o reviewOptions) error {
 		return &ExitError{Code: ExitError1, Err: err}
 	}
 	dir := r.Project().LoopsDir()
-	items := review.Collect(entries, review.Options{Min: o.min, Loop: o.loop}, askMapper, reviewScreen(dir), loopDigest(dir))
+	items := review.Collect(entries, review.Options{Min: o.min, Loop: o.loop}, askMapper, reviewScreen(app, dir), loopDigest(dir))
 	out := app.IO.Out
 	if len(items) == 0 {
 		fmt.Fprintln(out, "nothing to review: no ask repeats and no proposal is open")

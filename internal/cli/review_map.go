@@ -1,10 +1,15 @@
 package cli
 
 import (
+	"context"
+	"encoding/json"
+	"io"
+	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
+	"github.com/gitwarrant/gitwarrant/internal/gate"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/review"
 )
@@ -62,7 +67,7 @@ func plainPath(s string) bool {
 
 // reviewScreen holds back what must never be offered: anything the loop's
 // ask or never lists match, and anything already allowed.
-func reviewScreen(dir string) review.Screen {
+func reviewScreen(app *App, dir string) review.Screen {
 	load := loopCache(dir)
 	baselines := sync.OnceValue(func() []*loops.Loop {
 		ls, _ := loops.LoadDir(dir)
@@ -82,6 +87,9 @@ func reviewScreen(dir string) review.Screen {
 		verb, err := loops.ParseVerb(list)
 		if err != nil {
 			return "" // ask, never, reserved: narrowing lists are not screened
+		}
+		if why := gateStops(app, dir, loop, pattern); why != "" {
+			return why
 		}
 		target := pattern
 		if sample != nil && sample.Via == "hook" {
@@ -149,4 +157,41 @@ func loopCache(dir string) func(string) (*loops.Loop, error) {
 		}
 		return r.l, r.err
 	}
+}
+
+// gateStops asks the gate about the concrete call a typed entry names
+// (its wildcards dropped): an entry for a call that self-protection or a
+// hard stop denies is never offered, though the gate would deny the call
+// whatever the loop said.
+func gateStops(app *App, dir, loop, pattern string) string {
+	tool, arg, ok := strings.Cut(strings.TrimSuffix(pattern, ")"), "(")
+	if !ok || !strings.HasSuffix(pattern, ")") {
+		return ""
+	}
+	arg = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(arg, " *"), ":*"), "/**")
+	var input map[string]any
+	switch tool {
+	case "Bash":
+		input = map[string]any{"command": arg}
+	case "Edit":
+		input = map[string]any{"file_path": arg, "old_string": "a", "new_string": "b"}
+		tool = "Edit"
+	case "Read":
+		input = map[string]any{"file_path": arg}
+	default:
+		return ""
+	}
+	root := filepath.Dir(filepath.Dir(dir)) // <root>/.gitwarrant/loops
+	payload, err := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "cwd": root, "tool_name": tool, "tool_input": input})
+	if err != nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hookDeadline)
+	defer cancel()
+	env := gate.Env{Getenv: app.Getenv, Cwd: root, Now: app.Now, Err: io.Discard}
+	a := gate.Decide(ctx, env, gate.Options{Loop: loop, LoopSet: true, NoRecord: true, Dir: filepath.Dir(dir)}, payload, nil)
+	if a.Verdict == loops.Deny {
+		return "the gate denies it: " + a.Rule
+	}
+	return ""
 }
