@@ -462,7 +462,10 @@ func diagnoseMCP(env DoctorEnv) []Check {
 		}
 		if path, ok := env.lookPath(srv.Command); ok {
 			c.Status, c.Detail = OK, d.where(it.val)+": "+srv.Command+" resolves"
-			if filepath.Base(srv.Command) == "gitwarrant" && len(srv.Args) > 0 && srv.Args[0] == "mcp" {
+			// Only the gitwarrant on PATH is started: a command path named
+			// in a committed .mcp.json is the repository's code, and doctor
+			// must not run it.
+			if srv.Command == "gitwarrant" && len(srv.Args) > 0 && srv.Args[0] == "mcp" {
 				if err := mcpAnswers(env, path, srv.Args); err != nil {
 					c.Status, c.Detail = Fail, d.where(it.val)+": `"+strings.Join(append([]string{srv.Command}, srv.Args...), " ")+"` does not answer initialize: "+err.Error()
 					c.Fix = "run the command by hand to see why; `gitwarrant install` writes a working entry"
