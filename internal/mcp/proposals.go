@@ -146,13 +146,18 @@ func (s *Service) GetMetrics(ctx context.Context, _ Caller, in MetricsIn) (metri
 	if e != nil {
 		return metrics.Report{}, e
 	}
-	es, e := entries(p)
-	if e != nil {
-		return metrics.Report{}, e
+	rec, err := record.Open(p)
+	if err != nil {
+		return metrics.Report{}, errorf("record_failed", "run `gitwarrant record verify` in the repository", "%v", err)
 	}
+	// Streamed, as `gitwarrant metrics` reads it: only counters are kept.
 	acc := metrics.New(metrics.Filter{Loop: in.Loop, Since: in.Since})
-	for i := range es {
-		acc.Add(&es[i])
+	err = rec.Log(record.LogFilter{}, 0, func(e record.LoggedEntry) error {
+		acc.Add(&e.Entry)
+		return ctx.Err()
+	})
+	if err != nil {
+		return metrics.Report{}, errorf("record_failed", "run `gitwarrant record verify` in the repository", "%v", err)
 	}
 	return acc.Report(), nil
 }
