@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -26,8 +27,12 @@ var (
 	gateDirs  = []string{".husky", ".github/workflows"}
 	// weakeners are lines whose addition to a file wiring the gate can
 	// switch it off, and knobs whose removal weakens it.
-	weakenAdd    = regexp.MustCompile(`^\s*-?\s*(continue-on-error\s*:\s*(true|\$\{\{)|if\s*:|strict\s*:\s*(false|'false'|"false")|require-user-presence\s*:\s*(false|'false'|"false")|fail_fast\s*:|skip\s*:|SKIP\s*[:=]|exclude\s*:)`)
-	weakenRemove = regexp.MustCompile(`^\s*-?\s*(strict|require-user-presence|fetch-depth)\s*:`)
+	weakenAdd = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*-?\s*(continue-on-error\s*:\s*(true|\$\{\{)|if\s*:|strict\s*:\s*(false|'false'|"false")|require-user-presence\s*:\s*(false|'false'|"false")|fail_fast\s*:|skip\s*:|SKIP\s*[:=]|exclude\s*:)`)
+	})
+	weakenRemove = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*-?\s*(strict|require-user-presence|fetch-depth)\s*:`)
+	})
 )
 
 // gateWarnings lists what head removes from, or adds to, the files that
@@ -70,12 +75,12 @@ func gateWarnings(repo *gitx.Repo, mb, head plumbing.Hash) ([]GateWarning, error
 		}
 		removed, added := lineDiff(string(bb), string(hb))
 		for _, l := range removed {
-			if strings.Contains(strings.ToLower(l.text), "gitwarrant") || weakenRemove.MatchString(l.text) {
+			if strings.Contains(strings.ToLower(l.text), "gitwarrant") || weakenRemove().MatchString(l.text) {
 				out = append(out, GateWarning{File: p, Line: l.n, What: fmt.Sprintf("removes %q", strings.TrimSpace(l.text))})
 			}
 		}
 		for _, l := range added {
-			if weakenAdd.MatchString(l.text) {
+			if weakenAdd().MatchString(l.text) {
 				out = append(out, GateWarning{File: p, Line: l.n, What: fmt.Sprintf("adds %q, which can switch the gate off", strings.TrimSpace(l.text))})
 			}
 		}

@@ -7,11 +7,15 @@ import (
 // hookSubcommands lists the constructors of `gitwarrant hook <agent|git
 // hook>` subcommands. Each surface appends its own (Claude Code here; the
 // git hooks pre-commit and commit-msg in their own files). Keep sorted.
-var hookSubcommands = []func(*App) *cobra.Command{
-	newHookClaudeCmd,
-	newHookCommitMsgCmd,
-	newHookPreCommitCmd,
-	newHookPrePushCmd,
+// A function, not a variable, because `hook claude --help` on Main's fast
+// path builds the tree again.
+func hookSubcommands() []func(*App) *cobra.Command {
+	return []func(*App) *cobra.Command{
+		newHookClaudeCmd,
+		newHookCommitMsgCmd,
+		newHookPreCommitCmd,
+		newHookPrePushCmd,
+	}
 }
 
 func newHookCmd(app *App) *cobra.Command {
@@ -29,7 +33,7 @@ or flag):
      through: Claude Code takes any other failure as "go ahead")`,
 		Annotations: map[string]string{usageExitAnnotation: "2"},
 	}
-	for _, add := range hookSubcommands {
+	for _, add := range hookSubcommands() {
 		cmd.AddCommand(add(app))
 	}
 	return cmd

@@ -83,6 +83,13 @@ func runHookClaude(app *App, cmd *cobra.Command, args []string) error {
 	o.LoopSet = fs.Changed("loop")
 	o.Via = "hook"
 	if *help {
+		if cmd == nil { // the fast path in Main: find the command in the tree
+			root := NewRootCmd(app)
+			if cmd, _, err := root.Find([]string{"hook", "claude"}); err == nil {
+				return cmd.Help()
+			}
+			return root.Help()
+		}
 		return cmd.Help()
 	}
 	data, readErr := readCapped(app.IO.In, hook.MaxInput)

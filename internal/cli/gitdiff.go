@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
@@ -80,13 +81,13 @@ func newTextconvCmd(app *App) *cobra.Command {
 	}
 }
 
-var nameLineRE = regexp.MustCompile(`(?m)^name:\s*["']?([a-z0-9][a-z0-9-]*)`)
+var nameLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^name:\s*["']?([a-z0-9][a-z0-9-]*)`) })
 
 // Textconv renders a loop file for git diff. git hands textconv a
 // temporary file, so the loop's name is taken from its own `name:` line.
 func Textconv(data []byte) string {
 	name := "loop"
-	if m := nameLineRE.FindSubmatch(data); m != nil {
+	if m := nameLineRE().FindSubmatch(data); m != nil {
 		name = string(m[1])
 	}
 	var b strings.Builder

@@ -80,6 +80,12 @@ func commands() []func(*App) *cobra.Command {
 
 // Main runs the CLI with args and returns the process exit code.
 func Main(ctx context.Context, app *App, args []string) int {
+	if len(args) >= 2 && args[0] == "hook" && args[1] == "claude" {
+		// Claude Code runs this before every tool call: answer without
+		// building the whole command tree (docs/threat-model.md#cost).
+		// The tree is built only if the hook is asked for its help.
+		return Render(app.IO.Err, runHookClaude(app, nil, args[2:]))
+	}
 	root := NewRootCmd(app)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gitwarrant/gitwarrant/internal/protect"
 	"github.com/gitwarrant/gitwarrant/internal/shell"
@@ -497,7 +498,9 @@ func (a *analysis) hookManagers(argv []string) {
 
 // sedRuns finds sed's commands that write a file or run a shell command:
 // `w FILE`, `W FILE`, `e [COMMAND]`, and the s command's w and e flags.
-var sedRuns = regexp.MustCompile(`(^|[;\n{}!0-9$/]\s*)[wWe](\s|$)|s(.)(\\.|[^\\])*?(.)(\\.|[^\\])*?[gpiImM0-9]*[we]`)
+var sedRuns = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[;\n{}!0-9$/]\s*)[wWe](\s|$)|s(.)(\\.|[^\\])*?(.)(\\.|[^\\])*?[gpiImM0-9]*[we]`)
+})
 
 // runsProgram makes a command unreadable when an option or script of it
 // runs a program or writes a file the gate does not follow: sed's w/W/e
@@ -509,7 +512,7 @@ func (a *analysis) runsProgram(argv []string) {
 	name := strings.ToLower(path.Base(argv[0]))
 	for _, t := range argv[1:] {
 		switch {
-		case (name == "sed" || name == "gsed") && !strings.HasPrefix(t, "-") && sedRuns.MatchString(t):
+		case (name == "sed" || name == "gsed") && !strings.HasPrefix(t, "-") && sedRuns().MatchString(t):
 			a.c.unreadable("sed's script " + t + " writes a file or runs a command")
 			return
 		case (name == "rg" || name == "ripgrep") && (t == "--pre" || strings.HasPrefix(t, "--pre=")):

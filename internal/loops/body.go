@@ -49,6 +49,13 @@ func splitBody(lines []string) (pre, br, proc string) {
 
 // sectionHeading reports whether line opens the Brief or Procedure layer.
 func sectionHeading(line string) (section, bool) {
+	// Most lines are prose: only one whose first non-space byte (within
+	// the three spaces of indent a heading may have) is '#' is handed to
+	// the regular expression, which every loop load would otherwise run
+	// on every line.
+	if t := strings.TrimLeft(line, " "); len(line)-len(t) > 3 || !strings.HasPrefix(t, "#") {
+		return preamble, false
+	}
 	m := headingRE().FindStringSubmatch(line)
 	if m == nil {
 		return preamble, false

@@ -54,6 +54,11 @@ type Item struct {
 	// From names the loop the item was inherited from (`extends`); Line
 	// is then a line of that loop's file. Empty for the loop's own items.
 	From string
+	// typed is the entry parsed as a typed entry when the loop file was
+	// read (nil for natural language, or for an Item built in code), so a
+	// decision does not parse the same text again. Never mutated: TypedIn
+	// hands out copies.
+	typed *Typed
 }
 
 // Warrant holds the six warrant lists.

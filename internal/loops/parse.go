@@ -7,15 +7,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"unicode/utf8"
 )
-
-// nameRE is the spec's loop name grammar: lowercase letters, digits and
-// dashes, not starting with a dash.
-var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`) })
 
 // FileSuffix ends every loop file name: `<name>.loop.md`.
 const FileSuffix = ".loop.md"
@@ -23,7 +17,18 @@ const FileSuffix = ".loop.md"
 // ValidName reports whether s is a well-formed loop name. Because a valid
 // name has no slash or dot, it is also safe to join onto a directory.
 func ValidName(s string) bool {
-	return nameRE().MatchString(s)
+	// The grammar `[a-z0-9][a-z0-9-]*`, checked byte by byte: every hook
+	// call validates a name, and compiling a regular expression for it was
+	// a measurable share of the hook's start-up (docs/threat-model.md#cost).
+	if s == "" || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // Parse reads one loop file. path is used in messages and for the rule that

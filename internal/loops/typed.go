@@ -162,8 +162,14 @@ func (w *Warrant) TypedIn(lists ...string) []*Typed {
 	var out []*Typed
 	for _, name := range lists {
 		for _, it := range w.List(name) {
-			t, err := ParseTyped(it.Text)
-			if t == nil || err != nil {
+			t := it.typed
+			if t != nil {
+				cp := *t
+				t = &cp
+			} else if parsed, err := ParseTyped(it.Text); err == nil {
+				t = parsed
+			}
+			if t == nil {
 				continue
 			}
 			t.Line, t.List = it.Line, name
@@ -176,11 +182,13 @@ func (w *Warrant) TypedIn(lists ...string) []*Typed {
 // checkTyped refuses a warrant entry that looks typed but does not parse,
 // naming its line (called from the frontmatter decoder).
 func (c *checker) checkTyped(items []Item, field string) error {
-	for _, it := range items {
-		if _, err := ParseTyped(it.Text); err != nil {
+	for i, it := range items {
+		t, err := ParseTyped(it.Text)
+		if err != nil {
 			return c.errf(it.Line-c.off, fmt.Sprintf("%s: %v", field, err),
 				"see docs/typed-entries.md; write it as natural language if it is not meant to name a tool call")
 		}
+		items[i].typed = t
 	}
 	return nil
 }

@@ -25,23 +25,23 @@ type gitOptions struct {
 }
 
 var (
-	gitOptsOnce sync.Once
-	gitOpts     map[string]*gitOptions
+	gitOptsMu sync.Mutex
+	gitOpts   = map[string]*gitOptions{}
 )
 
-// loadGitOpts reads gitOptTable (generated from git) and gitOptExtra
-// (options of newer git) into lookup tables.
-func loadGitOpts() {
-	gitOpts = map[string]*gitOptions{}
-	for sub, spec := range gitOptTable {
-		gitOpts[sub] = parseGitOptSpec(spec[0], spec[1])
+// buildGitOpts reads one subcommand's entries of gitOptTable (generated
+// from git) and gitOptExtra (options of newer git) into a lookup table, or
+// returns nil when neither names it. Only the subcommands a call uses are
+// read: parsing the whole table was a tenth of a millisecond of every hook
+// call (docs/threat-model.md#cost).
+func buildGitOpts(sub string) *gitOptions {
+	spec, inTable := gitOptTable[sub]
+	extra, inExtra := gitOptExtra[sub]
+	if !inTable && !inExtra {
+		return nil
 	}
-	for sub, extra := range gitOptExtra {
-		o := gitOpts[sub]
-		if o == nil {
-			o = parseGitOptSpec("", "")
-			gitOpts[sub] = o
-		}
+	o := parseGitOptSpec(spec[0], spec[1])
+	if inExtra {
 		add := parseGitOptSpec(extra[0], extra[1])
 		for _, l := range add.long {
 			if o.find(l.long) == nil {
@@ -52,6 +52,7 @@ func loadGitOpts() {
 			o.short[k] = v
 		}
 	}
+	return o
 }
 
 func parseGitOptSpec(long, short string) *gitOptions {
@@ -99,8 +100,14 @@ func (o *gitOptions) find(long string) *gitOption {
 // lookupGitOpts returns the option table for a subcommand ("push",
 // "reflog expire" …), nil when there is none.
 func lookupGitOpts(sub string) *gitOptions {
-	gitOptsOnce.Do(loadGitOpts)
-	return gitOpts[sub]
+	gitOptsMu.Lock()
+	defer gitOptsMu.Unlock()
+	o, ok := gitOpts[sub]
+	if !ok {
+		o = buildGitOpts(sub)
+		gitOpts[sub] = o
+	}
+	return o
 }
 
 // matchLong resolves a long option (without its leading "--") exactly as

@@ -3,9 +3,21 @@ package shell
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
-var pythonName = regexp.MustCompile(`^(python|pypy)[0-9.]*$`)
+// pythonName reports a Python interpreter's name: `python`, `pypy`, with
+// an optional version (`python3.12`) — `^(python|pypy)[0-9.]*$`, checked
+// without a regular expression on the hook's hot path.
+func pythonName(name string) bool {
+	rest, ok := strings.CutPrefix(name, "python")
+	if !ok {
+		if rest, ok = strings.CutPrefix(name, "pypy"); !ok {
+			return false
+		}
+	}
+	return strings.Trim(rest, "0123456789.") == ""
+}
 
 // interpreterCode says why a command runs code given on its command line
 // (python -c, node -e, perl -e, awk with system() …), or "". Such a clause
@@ -13,7 +25,7 @@ var pythonName = regexp.MustCompile(`^(python|pypy)[0-9.]*$`)
 // docs/shell.md#opaque.
 func interpreterCode(name string, args []string) string {
 	switch {
-	case pythonName.MatchString(name):
+	case pythonName(name):
 		if hasShortOpt(args, 'c', "") {
 			return name + " -c"
 		}
@@ -118,7 +130,9 @@ func awkCode(args []string) string {
 }
 
 // sedCode: sed's e command and s///e run commands; w writes files.
-var sedExec = regexp.MustCompile(`(^|[;\n}{]\s*)[0-9,$/!]*\s*[eW]\b|/[gpIiMm0-9]*e[gpIiMm0-9w]*(\s|;|$)|(^|[;\n])\s*[0-9,$/]*\s*w\s`)
+var sedExec = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[;\n}{]\s*)[0-9,$/!]*\s*[eW]\b|/[gpIiMm0-9]*e[gpIiMm0-9w]*(\s|;|$)|(^|[;\n])\s*[0-9,$/]*\s*w\s`)
+})
 
 func sedCode(args []string) string {
 	for i := 1; i < len(args); i++ {
@@ -147,7 +161,7 @@ func sedCode(args []string) string {
 				script = a
 			}
 		}
-		if script != "" && sedExec.MatchString(script) {
+		if script != "" && sedExec().MatchString(script) {
 			return "sed script runs commands or writes files"
 		}
 		if !strings.HasPrefix(a, "-") {
@@ -169,7 +183,7 @@ func sedHasE(args []string) bool {
 // readsCodeFromStdin: an interpreter with no script operand reads its
 // program from standard input.
 func readsCodeFromStdin(name string, args []string) bool {
-	interp := pythonName.MatchString(name) || name == "node" || name == "nodejs" || strings.HasPrefix(name, "perl") ||
+	interp := pythonName(name) || name == "node" || name == "nodejs" || strings.HasPrefix(name, "perl") ||
 		name == "ruby" || strings.HasPrefix(name, "php") || name == "lua" || name == "Rscript" || name == "osascript" ||
 		name == "tclsh" || name == "expect" || name == "pwsh" || name == "powershell" || name == "julia" || name == "bun" || name == "deno"
 	if !interp {
@@ -188,7 +202,7 @@ func readsCodeFromStdin(name string, args []string) bool {
 
 // interpreterName: a program that runs a script file it is given.
 func interpreterName(name string) bool {
-	return pythonName.MatchString(name) || name == "node" || name == "nodejs" || name == "bun" || name == "deno" ||
+	return pythonName(name) || name == "node" || name == "nodejs" || name == "bun" || name == "deno" ||
 		strings.HasPrefix(name, "perl") || name == "ruby" || strings.HasPrefix(name, "php") || name == "lua" ||
 		name == "Rscript" || name == "osascript" || name == "tclsh" || name == "expect" || name == "pwsh" ||
 		name == "julia" || name == "awk" || name == "gawk" || name == "make" || name == "ts-node" || name == "tsx"

@@ -3,6 +3,7 @@ package shell
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -182,7 +183,7 @@ func subRun(name, sub string) wrapperFunc {
 
 // env takes any operand with a "=" before the command as NAME=VALUE
 // (BASH_FUNC_f%%=() {…} included).
-var envName = regexp.MustCompile(`^[^=/][^=]*=`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^=/][^=]*=`) })
 
 var envSpec = optSpec{argShort: "uCS", flags: "i0v", argLong: []string{"unset", "chdir", "split-string"},
 	flagLong: []string{"ignore-environment", "null", "debug", "help", "version", "block-signal", "default-signal", "ignore-signal", "list-signal-handling"}}
@@ -227,7 +228,7 @@ func (w *walker) env(idx int, args []Word, texts []string) {
 		}
 		break
 	}
-	for len(rest) > 0 && envName.MatchString(rest[0].Text) {
+	for len(rest) > 0 && envName().MatchString(rest[0].Text) {
 		name, val, _ := strings.Cut(rest[0].Text, "=")
 		v := rest[0]
 		v.Text = val
@@ -320,7 +321,7 @@ func (w *walker) sudo(idx int, args []Word, texts []string) {
 	}
 	rest := args[s.rest:]
 	var extra []Assign
-	for len(rest) > 0 && envName.MatchString(rest[0].Text) {
+	for len(rest) > 0 && envName().MatchString(rest[0].Text) {
 		name, val, _ := strings.Cut(rest[0].Text, "=")
 		v := rest[0]
 		v.Text = val

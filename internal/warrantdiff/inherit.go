@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sync"
 
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 )
@@ -20,7 +21,7 @@ const maxDepth = 10
 
 // extendsRE finds a top-level `extends:` line without parsing YAML, so
 // unchanged loops are never parsed.
-var extendsRE = regexp.MustCompile(`(?m)^extends:[ \t]*["']?([a-z0-9][a-z0-9-]*)`)
+var extendsRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^extends:[ \t]*["']?([a-z0-9][a-z0-9-]*)`) })
 
 // rItem is an entry of a resolved list: From is the loop whose file holds
 // it ("" for the loop's own).
@@ -37,7 +38,7 @@ func (s *Snapshot) parentName(name string) string {
 	}
 	p := ""
 	if b, err := s.bytesOf(name); err == nil {
-		if m := extendsRE.FindSubmatch(frontmatter(b)); m != nil {
+		if m := extendsRE().FindSubmatch(frontmatter(b)); m != nil {
 			p = string(m[1])
 		}
 	}
@@ -167,11 +168,11 @@ func compareResolved(base, head *Snapshot, name string) []Change {
 	return out
 }
 
-var abstractRE = regexp.MustCompile(`(?m)^abstract:[ \t]*true[ \t]*(#.*)?\r?$`)
+var abstractRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^abstract:[ \t]*true[ \t]*(#.*)?\r?$`) })
 
 func abstractFlag(s *Snapshot, name string) bool {
 	b, err := s.bytesOf(name)
-	return err == nil && abstractRE.Match(frontmatter(b))
+	return err == nil && abstractRE().Match(frontmatter(b))
 }
 
 // frontmatter is the text between the opening `---` and the next `---`
