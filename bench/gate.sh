@@ -4,19 +4,23 @@
 # PreToolUse payload, pinned to a template loop in a project that holds
 # every template (baseline included), against `git rev-parse HEAD`, both
 # under `sh -c` with the same stdin redirect. Reports medians (and the
-# median net of the shell) of N runs; the aim is ≤ 1.5× git.
+# median net of the shell) of N runs; the aim is ≤ 1.5× git. The same run
+# also times a static build without the MCP SDK (build tag
+# gitwarrant_nomcp, internal/cli/mcp_link.go): what linking the SDK costs
+# the hook, whose aim is within 10% (docs/mcp.md#cost).
 #
-# Usage: bench/gate.sh [runs]   (default 30). Needs hyperfine; see
-# bench/lib.sh for the static build.
+# Usage: bench/gate.sh [runs]   (default 30). Times with bench/interleave
+# (round-robin, medians of wall and CPU time); bench/lib.sh builds.
 set -eu
 runs=${1:-30}
 here=$(cd "$(dirname "$0")/.." && pwd)
 . "$here/bench/lib.sh"
-command -v hyperfine >/dev/null 2>&1 || { echo "bench/gate.sh needs hyperfine: apt-get install -y hyperfine" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 build_both "$here" "$work"
 gws="$work/gitwarrant-static"
+(cd "$here" && CGO_ENABLED=0 go build -tags gitwarrant_nomcp -o "$work/gitwarrant-nomcp" ./cmd/gitwarrant)
+gwn="$work/gitwarrant-nomcp"
 repo="$work/repo"
 mkdir -p "$repo"
 cd "$repo"
@@ -34,21 +38,23 @@ cat > "$pl" <<JSON
 {"session_id":"8c1f","transcript_path":"/home/dev/.claude/projects/x/8c1f.jsonl","cwd":"$repo","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push origin feature/login-fix && go test ./... 2>&1 | tee /tmp/test.log # push the fix","description":"Push the login fix branch for review","timeout":120000},"tool_use_id":"toolu_01XyZ"}
 JSON
 echo "loops: $(ls .gitwarrant/loops | wc -l); sanity: $("$gws" hook claude --loop fix-bug-on-branch --no-record < "$pl")" >&2
-hyperfine -N --warmup 5 --runs "$runs" --export-json "$work/h.json" \
-  -n "sh -c ':' (floor)" "sh -c ': < $pl'" \
-  -n "git rev-parse HEAD" "sh -c 'git rev-parse HEAD < $pl'" \
-  -n "hook claude --loop fix-bug-on-branch --no-record (static)" "sh -c '$gws hook claude --loop fix-bug-on-branch --no-record < $pl'" \
-  -n "hook claude --no-record, unpinned (static)" "sh -c '$gws hook claude --no-record < $pl'" >&2
-# Medians from the JSON export (one "median" per command, in order).
-awk -v runs="$runs" '
-  /"command":/ { sub(/.*"command": *"/, ""); sub(/",?$/, ""); name[++n] = $0 }
-  /"median":/ { v = $0; sub(/.*"median": */, "", v); sub(/,.*/, "", v); med[n] = v * 1000 }
+(cd "$here" && go build -o "$work/interleave" ./bench/interleave)
+# Interleaved rounds (bench/interleave): every command sees the same load.
+"$work/interleave" -runs "$runs" -warmup 5 -stdin "$pl" -floor floor -ref git -json "$work/m.json" \
+  "floor=:" \
+  "git=git rev-parse HEAD" \
+  "pinned=$gws hook claude --loop fix-bug-on-branch --no-record" \
+  "unpinned=$gws hook claude --no-record" \
+  "pinned-no-mcp-sdk=$gwn hook claude --loop fix-bug-on-branch --no-record"
+echo "(pinned: hook claude --loop fix-bug-on-branch --no-record, static; unpinned: without --loop; pinned-no-mcp-sdk: the pinned hook of a static build with -tags gitwarrant_nomcp)"
+awk '
+  /"Name":/ { v = $0; sub(/.*"Name": *"/, "", v); sub(/".*/, "", v); name = v }
+  /"wall_ms":/ { v = $0; sub(/.*: */, "", v); sub(/,.*/, "", v); wall[name] = v }
+  /"cpu_ms":/ { v = $0; sub(/.*: */, "", v); sub(/,.*/, "", v); cpu[name] = v }
   END {
-    printf "\n## gate decision, static build, medians of %d runs\n\n| command | median ms | net of sh ms | × git rev-parse (net) |\n|---|---:|---:|---:|\n", runs
-    floor = med[1]; git = med[2] - floor
-    for (i = 1; i <= n; i++) printf "| %s | %.2f | %.2f | %.2f× |\n", name[i], med[i], med[i] - floor, (git > 0 ? (med[i] - floor) / git : 0)
-    r = (git > 0 ? (med[3] - floor) / git : 999)
-    printf "\naim: pinned hook / git rev-parse HEAD (net of sh) = %.2f (limit 1.5) %s\n", r, (r <= 1.5 ? "MET" : "MISSED")
-    r2 = med[3] / med[2]
-    printf "raw (each under sh -c): %.2f\n", r2
-  }' "$work/h.json"
+    f = wall["floor"]; fc = cpu["floor"]
+    r = (wall["pinned"] - f) / (wall["git"] - f); rc = (cpu["pinned"] - fc) / (cpu["git"] - fc)
+    printf "\naim: pinned hook / git rev-parse HEAD, net of sh: wall %.2f×, CPU %.2f× (limit 1.5) %s\n", r, rc, (r <= 1.5 ? "MET" : "MISSED")
+    k = (wall["pinned"] - f) / (wall["pinned-no-mcp-sdk"] - f); kc = (cpu["pinned"] - fc) / (cpu["pinned-no-mcp-sdk"] - fc)
+    printf "MCP SDK linked / not linked (pinned hook, net of sh): wall %.2f×, CPU %.2f× (aim ≤ 1.10) %s\n", k, kc, (k <= 1.10 ? "MET" : "MISSED")
+  }' "$work/m.json"

@@ -2,8 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"path/filepath"
 	"time"
 
+	"github.com/gitwarrant/gitwarrant/internal/agentkeys"
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/spf13/cobra"
 )
 
@@ -156,4 +159,18 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// keyStore is the clone's agent key store: .git/gitwarrant/keys.json, local
+// state that is never committed (docs/mcp.md#agent-keys).
+func keyStore(app *App) (*agentkeys.Store, error) {
+	p, err := app.Project()
+	if err != nil {
+		return nil, err
+	}
+	repo, err := gitx.Discover(p.Root)
+	if err != nil {
+		return nil, Usagef("agent keys live in the clone's .git/gitwarrant/; run this inside a Git repository", "%s is not in a Git repository: %v", p.Root, err)
+	}
+	return agentkeys.Open(filepath.Join(repo.CommonDir, "gitwarrant", "keys.json"), app.Now), nil
 }

@@ -1,3 +1,5 @@
+//go:build !gitwarrant_nomcp
+
 package cli
 
 import (

@@ -1,14 +1,13 @@
+//go:build !gitwarrant_nomcp
+
 package cli
 
 import (
 	"context"
 	"encoding/json"
 	"io"
-	"path/filepath"
 
-	"github.com/gitwarrant/gitwarrant/internal/agentkeys"
 	"github.com/gitwarrant/gitwarrant/internal/gate"
-	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/mcp"
 	"github.com/gitwarrant/gitwarrant/internal/project"
@@ -51,20 +50,6 @@ func mcpCheck(ctx context.Context, app *App, p *project.Project, req mcp.CheckRe
 		return mcp.CheckResult{}, err
 	}
 	return mcp.CheckResult{Verdict: string(res.Verdict), Reason: res.Reason, Rule: res.Rule, Loop: l.Name, Seq: e.Seq, Hash: e.Hash}, nil
-}
-
-// keyStore is the clone's agent key store: .git/gitwarrant/keys.json, local
-// state that is never committed (docs/mcp.md#agent-keys).
-func keyStore(app *App) (*agentkeys.Store, error) {
-	p, err := app.Project()
-	if err != nil {
-		return nil, err
-	}
-	repo, err := gitx.Discover(p.Root)
-	if err != nil {
-		return nil, Usagef("agent keys live in the clone's .git/gitwarrant/; run this inside a Git repository", "%s is not in a Git repository: %v", p.Root, err)
-	}
-	return agentkeys.Open(filepath.Join(repo.CommonDir, "gitwarrant", "keys.json"), app.Now), nil
 }
 
 // mcpToolCheck judges a tool call exactly as the Claude Code hook does,

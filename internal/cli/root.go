@@ -43,9 +43,10 @@ Exit status (every command):
 }
 
 // commands lists every top-level command constructor. Keep sorted. It is a
-// function, not a variable, because the demo command runs Main itself.
+// function, not a variable, because the demo command runs Main itself. The
+// MCP server's commands come from mcpCommands (mcp_link.go).
 func commands() []func(*App) *cobra.Command {
-	return []func(*App) *cobra.Command{
+	return append(mcpCommands(), []func(*App) *cobra.Command{
 		newAmendCmd,
 		newCheckCmd,
 		newCICmd,
@@ -61,21 +62,19 @@ func commands() []func(*App) *cobra.Command {
 		newListCmd,
 		newKeysCmd,
 		newMatchCmd,
-		newMCPCmd,
 		newMetricsCmd,
 		newNewCmd,
 		newProposalsCmd,
 		newProposeCmd,
 		newRecordCmd,
 		newReviewCmd,
-		newServeCmd,
 		newShowCmd,
 		newSignersCmd,
 		newTemplatesCmd,
 		newTextconvCmd,
 		newUninstallCmd,
 		newVersionCmd,
-	}
+	}...)
 }
 
 // Main runs the CLI with args and returns the process exit code.
