@@ -4,10 +4,7 @@
 # PreToolUse payload, pinned to a template loop in a project that holds
 # every template (baseline included), against `git rev-parse HEAD`, both
 # under `sh -c` with the same stdin redirect. Reports medians (and the
-# median net of the shell) of N runs; the aim is ≤ 1.5× git. The same run
-# also times a static build without the MCP SDK (build tag
-# gitwarrant_nomcp, internal/cli/mcp_link.go): what linking the SDK costs
-# the hook, whose aim is within 10% (docs/mcp.md#cost).
+# median net of the shell) of N runs; the aim is ≤ 1.5× git.
 #
 # Usage: bench/gate.sh [runs]   (default 30). Times with bench/interleave
 # (round-robin, medians of wall and CPU time); bench/lib.sh builds.
@@ -19,8 +16,6 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 build_both "$here" "$work"
 gws="$work/gitwarrant-static"
-(cd "$here" && CGO_ENABLED=0 go build -tags gitwarrant_nomcp -o "$work/gitwarrant-nomcp" ./cmd/gitwarrant)
-gwn="$work/gitwarrant-nomcp"
 repo="$work/repo"
 mkdir -p "$repo"
 cd "$repo"
@@ -44,9 +39,8 @@ echo "loops: $(ls .gitwarrant/loops | wc -l); sanity: $("$gws" hook claude --loo
   "floor=:" \
   "git=git rev-parse HEAD" \
   "pinned=$gws hook claude --loop fix-bug-on-branch --no-record" \
-  "unpinned=$gws hook claude --no-record" \
-  "pinned-no-mcp-sdk=$gwn hook claude --loop fix-bug-on-branch --no-record"
-echo "(pinned: hook claude --loop fix-bug-on-branch --no-record, static; unpinned: without --loop; pinned-no-mcp-sdk: the pinned hook of a static build with -tags gitwarrant_nomcp)"
+  "unpinned=$gws hook claude --no-record"
+echo "(pinned: hook claude --loop fix-bug-on-branch --no-record, static; unpinned: without --loop)"
 awk '
   /"Name":/ { v = $0; sub(/.*"Name": *"/, "", v); sub(/".*/, "", v); name = v }
   /"wall_ms":/ { v = $0; sub(/.*: */, "", v); sub(/,.*/, "", v); wall[name] = v }
@@ -55,6 +49,4 @@ awk '
     f = wall["floor"]; fc = cpu["floor"]
     r = (wall["pinned"] - f) / (wall["git"] - f); rc = (cpu["pinned"] - fc) / (cpu["git"] - fc)
     printf "\naim: pinned hook / git rev-parse HEAD, net of sh: wall %.2f×, CPU %.2f× (limit 1.5) %s\n", r, rc, (r <= 1.5 ? "MET" : "MISSED")
-    k = (wall["pinned"] - f) / (wall["pinned-no-mcp-sdk"] - f); kc = (cpu["pinned"] - fc) / (cpu["pinned-no-mcp-sdk"] - fc)
-    printf "MCP SDK linked / not linked (pinned hook, net of sh): wall %.2f×, CPU %.2f× (aim ≤ 1.10) %s\n", k, kc, (k <= 1.10 ? "MET" : "MISSED")
   }' "$work/m.json"

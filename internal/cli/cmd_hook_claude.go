@@ -14,10 +14,10 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// hookDeadline is how long `hook claude` may take before it answers ask on
+// HookDeadline is how long `hook claude` may take before it answers ask on
 // its own. Claude Code lets a timed-out hook's call through, so the hook
 // must always answer first (hook.SettingsTimeout is well above this).
-const hookDeadline = 10 * time.Second
+const HookDeadline = 10 * time.Second
 
 type hookClaudeOptions struct {
 	gate.Options
@@ -106,7 +106,7 @@ func runHookClaude(app *App, cmd *cobra.Command, args []string) error {
 	if parseErr != nil || fs.NArg() > 0 {
 		a = gate.Asks("this hook's command line is wrong (%v): fix the hook command in .claude/settings.json (gitwarrant hook claude [--loop L] [--strict])", argError(parseErr, fs.Args()))
 	} else {
-		ctx, cancel := context.WithTimeout(context.Background(), hookDeadline)
+		ctx, cancel := context.WithTimeout(context.Background(), HookDeadline)
 		a = gate.Decide(ctx, env, o.Options, data, readErr)
 		cancel()
 	}

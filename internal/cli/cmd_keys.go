@@ -34,7 +34,7 @@ func newKeysCreateCmd(app *App) *cobra.Command {
 			if label == "" {
 				return Usagef("e.g. gitwarrant keys create --label ci-bot --scope read", "--label is required")
 			}
-			s, err := keyStore(app)
+			s, err := KeyStore(app)
 			if err != nil {
 				return err
 			}
@@ -69,7 +69,7 @@ func newKeysListCmd(app *App) *cobra.Command {
 		Short: "list keys: label, scope, prefix, last used, proposals, revoked",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := keyStore(app)
+			s, err := KeyStore(app)
 			if err != nil {
 				return err
 			}
@@ -113,7 +113,7 @@ func newKeysRevokeCmd(app *App) *cobra.Command {
 		Short: "revoke a key; it is refused from its next call",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := keyStore(app)
+			s, err := KeyStore(app)
 			if err != nil {
 				return err
 			}
@@ -161,9 +161,9 @@ func orDash(s string) string {
 	return s
 }
 
-// keyStore is the clone's agent key store: .git/gitwarrant/keys.json, local
+// KeyStore is the clone's agent key store: .git/gitwarrant/keys.json, local
 // state that is never committed (docs/mcp.md#agent-keys).
-func keyStore(app *App) (*agentkeys.Store, error) {
+func KeyStore(app *App) (*agentkeys.Store, error) {
 	p, err := app.Project()
 	if err != nil {
 		return nil, err

@@ -186,7 +186,7 @@ func gateStops(app *App, dir, loop, pattern string) string {
 	if err != nil {
 		return ""
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), hookDeadline)
+	ctx, cancel := context.WithTimeout(context.Background(), HookDeadline)
 	defer cancel()
 	env := gate.Env{Getenv: app.Getenv, Cwd: root, Now: app.Now, Err: io.Discard}
 	a := gate.Decide(ctx, env, gate.Options{Loop: loop, LoopSet: true, NoRecord: true, Dir: filepath.Dir(dir)}, payload, nil)

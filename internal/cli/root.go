@@ -6,8 +6,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// NewRootCmd builds the command tree.
-func NewRootCmd(app *App) *cobra.Command {
+// NewRootCmd builds the command tree. Each of replace takes the place of
+// the command of the same name (gitwarrant-mcp's real `mcp` and `serve`,
+// see cmd_mcp_exec.go).
+func NewRootCmd(app *App, replace ...func(*App) *cobra.Command) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "gitwarrant <command>",
 		Short: "the permission layer and paper trail for AI agents in a Git repository",
@@ -35,18 +37,26 @@ Exit status (every command):
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError(c, "run `"+c.CommandPath()+" --help`", "%v", err)
 	})
+	own := map[string]*cobra.Command{}
+	for _, add := range replace {
+		c := add(app)
+		own[c.Name()] = c
+	}
 	for _, add := range commands() {
-		root.AddCommand(add(app))
+		c := add(app)
+		if r := own[c.Name()]; r != nil {
+			c = r
+		}
+		root.AddCommand(c)
 	}
 	failClosed(root)
 	return root
 }
 
 // commands lists every top-level command constructor. Keep sorted. It is a
-// function, not a variable, because the demo command runs Main itself. The
-// MCP server's commands come from mcpCommands (mcp_link.go).
+// function, not a variable, because the demo command runs Main itself.
 func commands() []func(*App) *cobra.Command {
-	return append(mcpCommands(), []func(*App) *cobra.Command{
+	return []func(*App) *cobra.Command{
 		newAmendCmd,
 		newCheckCmd,
 		newCICmd,
@@ -62,30 +72,37 @@ func commands() []func(*App) *cobra.Command {
 		newListCmd,
 		newKeysCmd,
 		newMatchCmd,
+		newMCPCmd,
 		newMetricsCmd,
 		newNewCmd,
 		newProposalsCmd,
 		newProposeCmd,
 		newRecordCmd,
 		newReviewCmd,
+		newServeCmd,
 		newShowCmd,
 		newSignersCmd,
 		newTemplatesCmd,
 		newTextconvCmd,
 		newUninstallCmd,
 		newVersionCmd,
-	}...)
+	}
 }
 
 // Main runs the CLI with args and returns the process exit code.
 func Main(ctx context.Context, app *App, args []string) int {
+	return MainWith(ctx, app, args)
+}
+
+// MainWith is Main with some commands replaced (NewRootCmd).
+func MainWith(ctx context.Context, app *App, args []string, replace ...func(*App) *cobra.Command) int {
 	if len(args) >= 2 && args[0] == "hook" && args[1] == "claude" {
 		// Claude Code runs this before every tool call: answer without
 		// building the whole command tree (docs/threat-model.md#cost).
 		// The tree is built only if the hook is asked for its help.
 		return Render(app.IO.Err, runHookClaude(app, nil, args[2:]))
 	}
-	root := NewRootCmd(app)
+	root := NewRootCmd(app, replace...)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	return Render(app.IO.Err, err)

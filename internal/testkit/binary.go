@@ -25,8 +25,10 @@ func Binary(t testing.TB) string {
 		if binDir, err = os.MkdirTemp("", "gitwarrant-bin-"); err != nil {
 			return
 		}
-		bin := filepath.Join(binDir, "gitwarrant")
-		out, buildErr := exec.Command("go", "build", "-o", bin, "github.com/gitwarrant/gitwarrant/cmd/gitwarrant").CombinedOutput()
+		// gitwarrant-mcp beside gitwarrant, as `go install ./cmd/...`
+		// puts them: `gitwarrant mcp` and `serve` run it.
+		out, buildErr := exec.Command("go", "build", "-o", binDir+string(filepath.Separator),
+			"github.com/gitwarrant/gitwarrant/cmd/gitwarrant", "github.com/gitwarrant/gitwarrant/cmd/gitwarrant-mcp").CombinedOutput()
 		if buildErr != nil {
 			err = fmt.Errorf("building gitwarrant: %v\n%s", buildErr, out)
 		}

@@ -1,11 +1,10 @@
-//go:build !gitwarrant_nomcp
-
-package cli
+package mcpcmd
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gitwarrant/gitwarrant/internal/cli"
 	"net"
 	"net/http"
 	"os/signal"
@@ -24,7 +23,7 @@ type serveOptions struct {
 	limits      string
 }
 
-func newServeCmd(app *App) *cobra.Command {
+func newServeCmd(app *cli.App) *cobra.Command {
 	var o serveOptions
 	cmd := &cobra.Command{
 		Use:   "serve [--addr 127.0.0.1:7411] [--limits SPEC]",
@@ -49,25 +48,25 @@ server after the requests in flight finish.`,
 	return cmd
 }
 
-func runServe(ctx context.Context, app *App, o serveOptions) error {
+func runServe(ctx context.Context, app *cli.App, o serveOptions) error {
 	lim, err := parseLimits(o.limits)
 	if err != nil {
-		return Usagef("e.g. --limits requests=600/60s,proposals=100/1h,open=50", "--limits: %v", err)
+		return cli.Usagef("e.g. --limits requests=600/60s,proposals=100/1h,open=50", "--limits: %v", err)
 	}
 	if err := checkLoopback(o.addr, o.allowRemote); err != nil {
 		return err
 	}
-	keys, err := keyStore(app)
+	keys, err := cli.KeyStore(app)
 	if err != nil {
 		return err
 	}
-	h, err := mcp.NewHandler(mcpService(app), mcp.HTTPOptions{Keys: keys, Limits: lim, Now: app.Now, Version: Version})
+	h, err := mcp.NewHandler(mcpService(app), mcp.HTTPOptions{Keys: keys, Limits: lim, Now: app.Now, Version: cli.Version})
 	if err != nil {
-		return Usagef("see `gitwarrant serve --help`", "%v", err)
+		return cli.Usagef("see `gitwarrant serve --help`", "%v", err)
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		return &ExitError{Code: ExitError1, Err: err, Hint: "choose another --addr"}
+		return &cli.ExitError{Code: cli.ExitError1, Err: err, Hint: "choose another --addr"}
 	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
@@ -96,7 +95,7 @@ func runServe(ctx context.Context, app *App, o serveOptions) error {
 func checkLoopback(addr string, allow bool) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return Usagef("e.g. --addr 127.0.0.1:7411", "--addr %q: %v", addr, err)
+		return cli.Usagef("e.g. --addr 127.0.0.1:7411", "--addr %q: %v", addr, err)
 	}
 	if host == "localhost" {
 		return nil
@@ -108,7 +107,7 @@ func checkLoopback(addr string, allow bool) error {
 	if allow {
 		return nil
 	}
-	return Usagef("pass --allow-remote to listen beyond this machine (agents then need keys over the network: put TLS in front)", "--addr %q is not a loopback address", addr)
+	return cli.Usagef("pass --allow-remote to listen beyond this machine (agents then need keys over the network: put TLS in front)", "--addr %q is not a loopback address", addr)
 }
 
 // parseLimits reads "requests=N/DUR,proposals=N/DUR,open=N" over the

@@ -1,10 +1,9 @@
-//go:build !gitwarrant_nomcp
-
-package cli
+package mcpcmd
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/gitwarrant/gitwarrant/internal/cli"
 	"io"
 
 	"github.com/gitwarrant/gitwarrant/internal/gate"
@@ -17,7 +16,7 @@ import (
 // every call (so a server started before `gitwarrant init` starts working
 // once it exists), and checks go through the same path as `check` and the
 // hook.
-func mcpService(app *App) *mcp.Service {
+func mcpService(app *cli.App) *mcp.Service {
 	return mcp.NewService(mcp.Backend{
 		Project: func() (*project.Project, error) { return app.Project() },
 		Check: func(ctx context.Context, p *project.Project, req mcp.CheckRequest) (mcp.CheckResult, error) {
@@ -29,7 +28,7 @@ func mcpService(app *App) *mcp.Service {
 
 // mcpCheck judges one tool's check: a self-reported action exactly as
 // `gitwarrant check`, a tool call exactly as the Claude Code hook.
-func mcpCheck(ctx context.Context, app *App, p *project.Project, req mcp.CheckRequest) (mcp.CheckResult, error) {
+func mcpCheck(ctx context.Context, app *cli.App, p *project.Project, req mcp.CheckRequest) (mcp.CheckResult, error) {
 	extra := map[string]any{"credential": req.Caller.Credential}
 	if req.Tool != "" {
 		return mcpToolCheck(ctx, app, p, req, extra)
@@ -56,7 +55,7 @@ func mcpCheck(ctx context.Context, app *App, p *project.Project, req mcp.CheckRe
 // through the same gate, recorded with the caller's channel and
 // credential. A call no loop covers asks (the gate's strict mode): over
 // MCP there is no other permission system to fall back on.
-func mcpToolCheck(ctx context.Context, app *App, p *project.Project, req mcp.CheckRequest, _ map[string]any) (mcp.CheckResult, error) {
+func mcpToolCheck(ctx context.Context, app *cli.App, p *project.Project, req mcp.CheckRequest, _ map[string]any) (mcp.CheckResult, error) {
 	input := req.ToolInput
 	if input == nil {
 		input = map[string]any{}
@@ -67,7 +66,7 @@ func mcpToolCheck(ctx context.Context, app *App, p *project.Project, req mcp.Che
 	}
 	o := gate.Options{Loop: req.Loop, LoopSet: req.Loop != "", Strict: true, Dir: p.Dir, Via: req.Caller.Via, Credential: req.Caller.Credential}
 	env := gate.Env{Getenv: app.Getenv, Cwd: p.Root, Now: app.Now, Err: io.Discard}
-	ctx, cancel := context.WithTimeout(ctx, hookDeadline)
+	ctx, cancel := context.WithTimeout(ctx, cli.HookDeadline)
 	defer cancel()
 	a := gate.Decide(ctx, env, o, payload, nil)
 	if a.Silent {

@@ -1,16 +1,15 @@
-//go:build !gitwarrant_nomcp
-
-package cli
+package mcpcmd
 
 import (
 	"errors"
+	"github.com/gitwarrant/gitwarrant/internal/cli"
 	"io"
 
 	"github.com/gitwarrant/gitwarrant/internal/mcp"
 	"github.com/spf13/cobra"
 )
 
-func newMCPCmd(app *App) *cobra.Command {
+func newMCPCmd(app *cli.App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "mcp [--dir PATH]",
 		Short: "serve the agent tools over MCP on stdio",
@@ -25,7 +24,7 @@ always answers initialize, and a missing or broken project is a tool error
 with a hint. No tool amends, merges, deletes or administers.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			srv := mcp.NewSDKServer(mcpService(app), mcp.Caller{Via: "mcp", Credential: "stdio"}, Version, nil)
+			srv := mcp.NewSDKServer(mcpService(app), mcp.Caller{Via: "mcp", Credential: "stdio"}, cli.Version, nil)
 			t := &mcp.StdioTransport{In: app.IO.In, Out: app.IO.Out}
 			err := srv.Run(cmd.Context(), t)
 			// The end of input is how a client says goodbye; the transport

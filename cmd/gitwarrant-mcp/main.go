@@ -1,0 +1,23 @@
+//go:debug containermaxprocs=0
+//go:debug updatemaxprocs=0
+
+// Command gitwarrant-mcp serves gitwarrant's agent tools over MCP (stdio)
+// and Streamable HTTP with a REST mirror. `gitwarrant mcp` and
+// `gitwarrant serve` run it; it is every gitwarrant command, with the real
+// `mcp` and `serve` in place of the ones that start it. It is a binary of
+// its own so that the MCP SDK's start-up is paid by the server only, never
+// by the hook Claude Code runs before each tool call (docs/mcp.md#cost).
+// The go:debug lines match cmd/gitwarrant's.
+package main
+
+import (
+	"context"
+	"os"
+
+	"github.com/gitwarrant/gitwarrant/internal/cli"
+	"github.com/gitwarrant/gitwarrant/internal/mcpcmd"
+)
+
+func main() {
+	os.Exit(cli.MainWith(context.Background(), cli.NewSystemApp(), os.Args[1:], mcpcmd.Commands()...))
+}
