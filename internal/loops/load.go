@@ -19,13 +19,7 @@ import (
 // It refuses a symlink (a reviewed path must not point at unreviewed
 // bytes), anything but a regular file, and a file over MaxFileSize before
 // reading it.
-func LoadFile(path string) (*Loop, error) {
-	l, err := loadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return resolveExtends(l, filepath.Dir(path), nil)
-}
+func LoadFile(path string) (*Loop, error) { return (*Cache)(nil).LoadFile(path) }
 
 // ParseFile is LoadFile without folding in `extends`: the file as written,
 // with Extends still naming its parent (for lint, which checks the two
@@ -34,10 +28,26 @@ func ParseFile(path string) (*Loop, error) { return loadFile(path) }
 
 // loadFile is LoadFile without `extends`.
 func loadFile(path string) (*Loop, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// readFile reads a loop file's bytes under the file-level rules: no
+// symlink, a regular file, at most MaxFileSize, and the opened file the
+// very one that was checked.
+func readFile(path string) ([]byte, error) {
 	info, err := os.Lstat(path)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
+	return readChecked(path, info)
+}
+
+// readChecked is readFile once path's Lstat result is known.
+func readChecked(path string, info fs.FileInfo) ([]byte, error) {
 	if err := checkInfo(path, info); err != nil {
 		return nil, err
 	}
@@ -59,7 +69,7 @@ func loadFile(path string) (*Loop, error) {
 	if err != nil {
 		return nil, fileError(path, err)
 	}
-	return Parse(path, data)
+	return data, nil
 }
 
 // checkInfo applies the file-level rules to an Lstat result.
@@ -109,7 +119,10 @@ func LoopFiles(dir string) ([]string, error) {
 // LoadDir parses every `*.loop.md` in dir, in name order. It returns the
 // loops that parsed and one error per file that did not, so one bad file
 // does not hide the others.
-func LoadDir(dir string) ([]*Loop, []error) {
+func LoadDir(dir string) ([]*Loop, []error) { return (*Cache)(nil).LoadDir(dir) }
+
+// LoadDir is the package-level LoadDir, through the cache.
+func (c *Cache) LoadDir(dir string) ([]*Loop, []error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, []error{fileError(dir, err)}
@@ -133,7 +146,7 @@ func LoadDir(dir string) ([]*Loop, []error) {
 	for range min(runtime.GOMAXPROCS(0), len(names)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
-				got[i], gotErr[i] = LoadFile(filepath.Join(dir, names[i]))
+				got[i], gotErr[i] = c.LoadFile(filepath.Join(dir, names[i]))
 			}
 		})
 	}
@@ -152,15 +165,30 @@ func LoadDir(dir string) ([]*Loop, []error) {
 
 // LoadByName loads `<dir>/<name>.loop.md`. The name is validated first, so
 // a name such as `../x` can never reach outside dir.
-func LoadByName(dir, name string) (*Loop, error) {
+func LoadByName(dir, name string) (*Loop, error) { return (*Cache)(nil).LoadByName(dir, name) }
+
+// LoadByName is the package-level LoadByName, through the cache.
+func (c *Cache) LoadByName(dir, name string) (*Loop, error) {
 	if !ValidName(name) {
 		return nil, &Error{File: dir, Msg: fmt.Sprintf("%q is not a loop name", name),
 			Hint: "loop names use lowercase letters, digits and dashes (e.g. insurance-appeal); run `gitwarrant list` to see them"}
 	}
 	path := filepath.Join(dir, name+FileSuffix)
-	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+	info, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, &Error{File: dir, Msg: "no loop named " + name,
 			Hint: fmt.Sprintf("run `gitwarrant list` to see the loops, or `gitwarrant new %s` to write one", name)}
+	case err != nil:
+		return nil, fileError(path, err)
 	}
-	return LoadFile(path)
+	data, err := readChecked(path, info)
+	if err != nil {
+		return nil, err
+	}
+	l, err := c.parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	return c.resolveExtends(l, dir, nil)
 }
