@@ -190,5 +190,5 @@ func (c *Cache) LoadByName(dir, name string) (*Loop, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.resolveExtends(l, dir, nil)
+	return c.resolveExtends(l, filepath.Dir(path), nil)
 }
