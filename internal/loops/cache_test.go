@@ -3,12 +3,14 @@ package loops
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 )
 
 // cacheLoop is a loop with natural-language and typed entries, extending
@@ -281,5 +283,21 @@ func TestNilCacheIsUncached(t *testing.T) {
 	}
 	if _, err := c.LoadByName(dir, "../job"); err == nil || !errors.As(err, new(*Error)) {
 		t.Fatalf("LoadByName(../job) = %v", err)
+	}
+}
+
+// TestReadAllReadsToTheEnd: the pre-sized read returns exactly the bytes
+// there are, whether the file grew or shrank after it was sized, and never
+// more than the limit allows.
+func TestReadAllReadsToTheEnd(t *testing.T) {
+	for _, tc := range []struct {
+		n, size, limit int
+	}{{0, 0, 10}, {5, 5, 10}, {700, 5, 1000}, {5, 700, 1000}, {3000, 100, 1000}, {1000, 1000, 1000}} {
+		src := strings.Repeat("x", tc.n)
+		got, err := readAll(io.LimitReader(iotest.OneByteReader(strings.NewReader(src)), int64(tc.limit)), int64(tc.size))
+		want := src[:min(tc.n, tc.limit)]
+		if err != nil || string(got) != want {
+			t.Errorf("readAll(%d bytes, sized %d, limit %d) = %d bytes, %v; want %d", tc.n, tc.size, tc.limit, len(got), err, len(want))
+		}
 	}
 }

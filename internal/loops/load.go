@@ -65,11 +65,34 @@ func readChecked(path string, info fs.FileInfo) ([]byte, error) {
 	if !os.SameFile(info, opened) {
 		return nil, &Error{File: path, Msg: "file changed while it was being opened", Hint: "run the command again"}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	data, err := readAll(io.LimitReader(f, MaxFileSize+1), opened.Size())
 	if err != nil {
 		return nil, fileError(path, err)
 	}
 	return data, nil
+}
+
+// readAll is io.ReadAll with the buffer sized to the file as checked
+// (plus a byte, so the read that meets the end needs no room): a server
+// reads every loop file on every call, and io.ReadAll's growth from 512
+// bytes allocated over twice each file (BenchmarkDecide/unpinned-cached:
+// about 635 → 583 kB/op, 3,700 → 3,620 allocs/op). A file that grew or
+// shrank since is still read to its end, within r's limit.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	data := make([]byte, 0, min(max(size, 0), MaxFileSize)+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // checkInfo applies the file-level rules to an Lstat result.
