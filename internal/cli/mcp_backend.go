@@ -18,33 +18,27 @@ import (
 // every call (so a server started before `gitwarrant init` starts working
 // once it exists), and checks go through the same path as `check` and the
 // hook.
-//
-// The tools and the gate share one parse cache for the life of the
-// server: every loop file is still read on every call, and a parse is
-// reused only for identical bytes (docs/mcp.md#parse-cache).
 func mcpService(app *App) *mcp.Service {
-	cache := loops.NewCache()
 	return mcp.NewService(mcp.Backend{
 		Project: func() (*project.Project, error) { return app.Project() },
 		Check: func(ctx context.Context, p *project.Project, req mcp.CheckRequest) (mcp.CheckResult, error) {
-			return mcpCheck(ctx, app, cache, p, req)
+			return mcpCheck(ctx, app, p, req)
 		},
-		Now:   app.Now,
-		Loops: cache,
+		Now: app.Now,
 	})
 }
 
 // mcpCheck judges one tool's check: a self-reported action exactly as
 // `gitwarrant check`, a tool call exactly as the Claude Code hook.
-func mcpCheck(ctx context.Context, app *App, cache *loops.Cache, p *project.Project, req mcp.CheckRequest) (mcp.CheckResult, error) {
+func mcpCheck(ctx context.Context, app *App, p *project.Project, req mcp.CheckRequest) (mcp.CheckResult, error) {
 	extra := map[string]any{"credential": req.Caller.Credential}
 	if req.Tool != "" {
-		return mcpToolCheck(ctx, app, cache, p, req)
+		return mcpToolCheck(ctx, app, p, req, extra)
 	}
 	l := req.Loaded
 	if l == nil {
 		var err error
-		if l, err = cache.LoadByName(p.LoopsDir(), req.Loop); err != nil {
+		if l, err = req.Loops.LoadByName(p.LoopsDir(), req.Loop); err != nil {
 			return mcp.CheckResult{}, err
 		}
 	}
@@ -77,7 +71,7 @@ func keyStore(app *App) (*agentkeys.Store, error) {
 // through the same gate, recorded with the caller's channel and
 // credential. A call no loop covers asks (the gate's strict mode): over
 // MCP there is no other permission system to fall back on.
-func mcpToolCheck(ctx context.Context, app *App, cache *loops.Cache, p *project.Project, req mcp.CheckRequest) (mcp.CheckResult, error) {
+func mcpToolCheck(ctx context.Context, app *App, p *project.Project, req mcp.CheckRequest, _ map[string]any) (mcp.CheckResult, error) {
 	input := req.ToolInput
 	if input == nil {
 		input = map[string]any{}
@@ -87,7 +81,7 @@ func mcpToolCheck(ctx context.Context, app *App, cache *loops.Cache, p *project.
 		return mcp.CheckResult{}, err
 	}
 	o := gate.Options{Loop: req.Loop, LoopSet: req.Loop != "", Strict: true, Dir: p.Dir, Via: req.Caller.Via, Credential: req.Caller.Credential}
-	env := gate.Env{Getenv: app.Getenv, Cwd: p.Root, Now: app.Now, Err: io.Discard, Loops: cache}
+	env := gate.Env{Getenv: app.Getenv, Cwd: p.Root, Now: app.Now, Err: io.Discard, Loops: req.Loops}
 	ctx, cancel := context.WithTimeout(ctx, hookDeadline)
 	defer cancel()
 	a := gate.Decide(ctx, env, o, payload, nil)

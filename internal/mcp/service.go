@@ -41,6 +41,10 @@ type CheckRequest struct {
 	// Loaded is the loop named by Loop, already parsed by the tool (so a
 	// check parses its loop once).
 	Loaded *loops.Loop
+	// Loops is the service's parse cache, for the loops the check loads
+	// itself: it reads every file on every call and reuses a parse only
+	// for identical bytes (docs/mcp.md#parse-cache).
+	Loops *loops.Cache
 }
 
 // CheckResult is a recorded verdict.
@@ -60,9 +64,8 @@ type Backend struct {
 	Project func() (*project.Project, error)
 	Check   func(ctx context.Context, p *project.Project, req CheckRequest) (CheckResult, error)
 	Now     func() time.Time
-	// Loops is the parse cache the tools share with Check (nil: NewService
-	// makes one). It reads every loop file on every call and reuses a
-	// parse only for identical bytes (docs/mcp.md#parse-cache).
+	// Loops is the parse cache the tools share with Check through
+	// CheckRequest.Loops (nil: NewService makes one).
 	Loops *loops.Cache
 }
 
@@ -223,7 +226,7 @@ func (s *Service) WarrantCheck(ctx context.Context, c Caller, in CheckIn) (Check
 			return CheckResult{}, e
 		}
 	}
-	res, err := s.b.Check(ctx, p, CheckRequest{Loop: in.Loop, Action: in.Action, Target: in.Target, Tool: in.Tool, ToolInput: in.ToolInput, Caller: c, Loaded: l})
+	res, err := s.b.Check(ctx, p, CheckRequest{Loop: in.Loop, Action: in.Action, Target: in.Target, Tool: in.Tool, ToolInput: in.ToolInput, Caller: c, Loaded: l, Loops: s.b.Loops})
 	if err != nil {
 		var me *Error
 		if errors.As(err, &me) {
