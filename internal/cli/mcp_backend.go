@@ -81,9 +81,10 @@ func mcpToolCheck(ctx context.Context, app *App, p *project.Project, req mcp.Che
 		return mcp.CheckResult{}, err
 	}
 	o := gate.Options{Loop: req.Loop, LoopSet: req.Loop != "", Strict: true, Dir: p.Dir, Via: req.Caller.Via, Credential: req.Caller.Credential}
-	env := gate.Env{Getenv: app.Getenv, Cwd: p.Root, Now: app.Now, Err: io.Discard, Loops: req.Loops}
+	env := gate.Env{Getenv: app.Getenv, Cwd: p.Root, Now: app.Now, Err: io.Discard}
 	ctx, cancel := context.WithTimeout(ctx, hookDeadline)
 	defer cancel()
+	env.Loops = req.Loops // the server's parse cache (docs/mcp.md#parse-cache)
 	a := gate.Decide(ctx, env, o, payload, nil)
 	if a.Silent {
 		a.Verdict, a.Reason = loops.Ask, "no loop covers this call: unlisted means ask"
