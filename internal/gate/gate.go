@@ -27,6 +27,9 @@ type Env struct {
 	// Self is the path of the running gitwarrant binary, to recognise it
 	// under another name ("" = os.Executable).
 	Self string
+	// Loops is a long-lived process's parse cache (nil: none). It still
+	// reads every loop file on every call (docs/mcp.md#parse-cache).
+	Loops *loops.Cache
 }
 
 func (e Env) getenv(k string) string {

@@ -29,11 +29,16 @@ func typedEnv(c *Call, place Place, env Env) typed.Env {
 
 // TypedDecision decides a call with a loop's typed entries.
 func TypedDecision(l *loops.Loop, c *Call, te typed.Env) typed.Decision {
+	return typedDecision(l.Warrant.Typed(), c, te)
+}
+
+// typedDecision is TypedDecision with the typed entries already compiled.
+func typedDecision(tw *loops.TypedWarrant, c *Call, te typed.Env) typed.Decision {
 	var in map[string]any
 	if json.Unmarshal(c.Payload.ToolInput, &in) != nil {
 		return typed.Decision{Verdict: loops.Ask, Rule: "opaque: tool_input is not an object"}
 	}
-	return typed.Decide(l.Warrant.Typed(), typed.Units(c.Payload.ToolName, in, te))
+	return typed.Decide(tw, typed.Units(c.Payload.ToolName, in, te))
 }
 
 // typedAllow is the Allower: every unit allowed by a typed entry.
@@ -47,8 +52,8 @@ func typedAllow(l *loops.Loop, c *Call) (string, bool) {
 
 // typedScreen applies the loop's typed ask and never entries (and
 // remembers the whole decision for typedAllow).
-func typedScreen(l *loops.Loop, c *Call, te typed.Env) (loops.Result, bool) {
-	d := TypedDecision(l, c, te)
+func typedScreen(tw *loops.TypedWarrant, c *Call, te typed.Env) (loops.Result, bool) {
+	d := typedDecision(tw, c, te)
 	c.typed = &d
 	if d.Verdict == loops.Allow {
 		return loops.Result{}, false

@@ -52,7 +52,10 @@ func (c *checker) inheritField(key string, v *yaml.Node, l *Loop) error {
 // parent's; prose (brief, procedure) stays the loop's own. A missing parent,
 // a parent that does not load, a cycle and an over-long chain are errors at
 // the `extends` line.
-func resolveExtends(l *Loop, dir string, chain []string) (*Loop, error) {
+//
+// Every file of the chain is read on every call; the cache c (nil for
+// none) only spares parsing and merging bytes it has seen.
+func (c *Cache) resolveExtends(l *Loop, dir string, chain []string) (*Loop, error) {
 	if l.Extends.Text == "" {
 		return l, nil
 	}
@@ -73,14 +76,14 @@ func resolveExtends(l *Loop, dir string, chain []string) (*Loop, error) {
 		return nil, at(fmt.Sprintf("extends %q, but there is no %s%s in %s", name, name, FileSuffix, dir),
 			"create that loop, or fix the name; a parent must be a loop in the same folder")
 	}
-	parent, err := loadFile(path)
+	parent, err := c.parseFile(path)
 	if err != nil {
 		return nil, at(fmt.Sprintf("the parent loop %s does not load: %v", name, err), "fix the parent loop first")
 	}
-	if parent, err = resolveExtends(parent, dir, chain); err != nil {
+	if parent, err = c.resolveExtends(parent, dir, chain); err != nil {
 		return nil, err
 	}
-	return mergeLoops(parent, l), nil
+	return c.merge(parent, l), nil
 }
 
 // mergeLoops returns child with parent folded in (see resolveExtends).

@@ -6,7 +6,6 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/agentkeys"
 	"github.com/gitwarrant/gitwarrant/internal/chain"
-	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/metrics"
 	"github.com/gitwarrant/gitwarrant/internal/project"
 	"github.com/gitwarrant/gitwarrant/internal/proposals"
@@ -50,7 +49,7 @@ func (s *Service) ProposeAmendment(ctx context.Context, c Caller, in ProposeIn) 
 	if e != nil {
 		return ProposeOut{}, e
 	}
-	l, e := loadLoop(p, in.Loop)
+	l, e := s.loadLoop(p, in.Loop)
 	if e != nil {
 		return ProposeOut{}, e
 	}
@@ -109,7 +108,7 @@ func (s *Service) proposals(p *project.Project) ([]proposals.Proposal, *Error) {
 		return nil, e
 	}
 	return proposals.Derive(es, func(name string) string {
-		l, err := loops.LoadByName(p.LoopsDir(), name)
+		l, err := s.b.Loops.LoadByName(p.LoopsDir(), name)
 		if err != nil {
 			return ""
 		}

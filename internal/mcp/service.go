@@ -41,6 +41,10 @@ type CheckRequest struct {
 	// Loaded is the loop named by Loop, already parsed by the tool (so a
 	// check parses its loop once).
 	Loaded *loops.Loop
+	// Loops is the service's parse cache, for the loops the check loads
+	// itself: it reads every file on every call and reuses a parse only
+	// for identical bytes (docs/mcp.md#parse-cache).
+	Loops *loops.Cache
 }
 
 // CheckResult is a recorded verdict.
@@ -60,6 +64,9 @@ type Backend struct {
 	Project func() (*project.Project, error)
 	Check   func(ctx context.Context, p *project.Project, req CheckRequest) (CheckResult, error)
 	Now     func() time.Time
+	// Loops is the parse cache the tools share with Check through
+	// CheckRequest.Loops (nil: NewService makes one).
+	Loops *loops.Cache
 }
 
 // Service implements every tool once; both transports call it.
@@ -72,6 +79,9 @@ type Service struct {
 func NewService(b Backend) *Service {
 	if b.Now == nil {
 		b.Now = time.Now
+	}
+	if b.Loops == nil {
+		b.Loops = loops.NewCache()
 	}
 	return &Service{b: b}
 }
@@ -105,7 +115,7 @@ func (s *Service) ListLoops(ctx context.Context, _ Caller, _ ListLoopsIn) (ListL
 	if e != nil {
 		return ListLoopsOut{}, e
 	}
-	ls, errs := loops.LoadDir(p.LoopsDir())
+	ls, errs := s.b.Loops.LoadDir(p.LoopsDir())
 	out := ListLoopsOut{Loops: []LoopSummary{}}
 	for _, l := range ls {
 		out.Loops = append(out.Loops, LoopSummary{Name: l.Name, Description: l.Description})
@@ -148,7 +158,7 @@ func (s *Service) LoopContext(ctx context.Context, _ Caller, in LoopIn) (Context
 	if e != nil {
 		return ContextOut{}, e
 	}
-	l, e := loadLoop(p, in.Loop)
+	l, e := s.loadLoop(p, in.Loop)
 	if e != nil {
 		return ContextOut{}, e
 	}
@@ -212,11 +222,11 @@ func (s *Service) WarrantCheck(ctx context.Context, c Caller, in CheckIn) (Check
 	var l *loops.Loop
 	if in.Loop != "" {
 		var e *Error
-		if l, e = loadLoop(p, in.Loop); e != nil {
+		if l, e = s.loadLoop(p, in.Loop); e != nil {
 			return CheckResult{}, e
 		}
 	}
-	res, err := s.b.Check(ctx, p, CheckRequest{Loop: in.Loop, Action: in.Action, Target: in.Target, Tool: in.Tool, ToolInput: in.ToolInput, Caller: c, Loaded: l})
+	res, err := s.b.Check(ctx, p, CheckRequest{Loop: in.Loop, Action: in.Action, Target: in.Target, Tool: in.Tool, ToolInput: in.ToolInput, Caller: c, Loaded: l, Loops: s.b.Loops})
 	if err != nil {
 		var me *Error
 		if errors.As(err, &me) {
@@ -252,7 +262,7 @@ func (s *Service) RecordNote(ctx context.Context, c Caller, in NoteIn) (EntryOut
 	if e != nil {
 		return EntryOut{}, e
 	}
-	if _, e := loadLoop(p, in.Loop); e != nil {
+	if _, e := s.loadLoop(p, in.Loop); e != nil {
 		return EntryOut{}, e
 	}
 	return s.append(p, chain.Entry{Loop: in.Loop, Kind: chain.KindNote, Note: in.Note, Saw: in.Saw, Did: in.Did, Skipped: in.Skipped, Stopped: in.Stopped, Via: c.Via,
@@ -298,7 +308,7 @@ func (s *Service) MatchLoop(ctx context.Context, _ Caller, in MatchIn) (MatchOut
 	if e != nil {
 		return MatchOut{}, e
 	}
-	ls, _ := loops.LoadDir(p.LoopsDir())
+	ls, _ := s.b.Loops.LoadDir(p.LoopsDir())
 	out := MatchOut{Candidates: []Candidate{}}
 	for _, c := range route.Match(ls, in.Task) {
 		out.Candidates = append(out.Candidates, Candidate{Loop: c.Loop.Name, Score: c.Score, Why: append([]string{}, c.Why...)})
@@ -309,11 +319,13 @@ func (s *Service) MatchLoop(ctx context.Context, _ Caller, in MatchIn) (MatchOut
 	return out, nil
 }
 
-func loadLoop(p *project.Project, name string) (*loops.Loop, *Error) {
+// loadLoop loads one loop by name through the parse cache. The loop is
+// shared with other calls: copy it before changing it.
+func (s *Service) loadLoop(p *project.Project, name string) (*loops.Loop, *Error) {
 	if !loops.ValidName(name) {
 		return nil, errorf("loop_unknown", "call list_loops for the names", "%q is not a loop name", name)
 	}
-	l, err := loops.LoadByName(p.LoopsDir(), name)
+	l, err := s.b.Loops.LoadByName(p.LoopsDir(), name)
 	if err != nil {
 		if _, statErr := os.Stat(p.LoopsDir() + "/" + name + ".loop.md"); statErr != nil {
 			return nil, errorf("loop_unknown", "call list_loops for the names", "no loop named %q", name)

@@ -36,7 +36,7 @@ func mcpCheck(ctx context.Context, app *cli.App, p *project.Project, req mcp.Che
 	l := req.Loaded
 	if l == nil {
 		var err error
-		if l, err = loops.LoadByName(p.LoopsDir(), req.Loop); err != nil {
+		if l, err = req.Loops.LoadByName(p.LoopsDir(), req.Loop); err != nil {
 			return mcp.CheckResult{}, err
 		}
 	}
@@ -68,6 +68,7 @@ func mcpToolCheck(ctx context.Context, app *cli.App, p *project.Project, req mcp
 	env := gate.Env{Getenv: app.Getenv, Cwd: p.Root, Now: app.Now, Err: io.Discard}
 	ctx, cancel := context.WithTimeout(ctx, cli.HookDeadline)
 	defer cancel()
+	env.Loops = req.Loops // the server's parse cache (docs/mcp.md#parse-cache)
 	a := gate.Decide(ctx, env, o, payload, nil)
 	if a.Silent {
 		a.Verdict, a.Reason = loops.Ask, "no loop covers this call: unlisted means ask"

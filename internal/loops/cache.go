@@ -1,0 +1,158 @@
+package loops
+
+import (
+	"bytes"
+	"path/filepath"
+	"sync"
+)
+
+// Cache spares a long-lived process (the MCP server, the REST mirror)
+// parsing the same loop bytes again on every call. It is memory only and
+// never trusted on its own (docs/mcp.md#parse-cache): every call still
+// reads every file it needs from disk under the same rules as LoadFile
+// (no symlink, a regular file, at most MaxFileSize, the opened file the
+// one checked), and a parsed loop is reused only when the bytes just read
+// are identical, byte for byte, to the bytes it was parsed from. An edit
+// is seen on the very next call, and there is no second copy of a warrant
+// on disk for anyone to write.
+//
+// The loops a Cache returns are shared between callers and must not be
+// modified; copy a Loop before changing any field (LoopContext does).
+//
+// The zero Cache is empty and ready to use. A nil *Cache is valid and
+// caches nothing: its methods are the package-level LoadFile, LoadDir and
+// LoadByName.
+type Cache struct {
+	mu    sync.Mutex
+	files map[string]*cached
+}
+
+// maxCached bounds the entries kept; past it the cache starts again
+// empty. A loops folder holds tens of files, so this is only a guard
+// against a folder that keeps filling with new names.
+const maxCached = 4096
+
+// cached is one file's parse, with what was derived from it.
+type cached struct {
+	src  []byte // the bytes loop was parsed from (a private copy)
+	loop *Loop  // Parse(path, src): `extends` not folded in
+
+	// merged is loop with the resolved parent mergedFrom folded in. A
+	// loop the cache returns stands for one set of bytes (pointers are
+	// kept, so never reused), so the same parent pointer means the same
+	// parent chain, byte for byte.
+	mergedFrom, merged *Loop
+
+	typed, mergedTyped *TypedWarrant
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{} }
+
+// LoadFile is the package-level LoadFile, through the cache.
+func (c *Cache) LoadFile(path string) (*Loop, error) {
+	l, err := c.parseFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return c.resolveExtends(l, filepath.Dir(path), nil)
+}
+
+// parseFile reads path and parses it, or reuses the parse of the very
+// same bytes.
+func (c *Cache) parseFile(path string) (*Loop, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return c.parse(path, data)
+}
+
+// parse is Parse(path, data), or the loop parsed before from the very
+// same bytes at the same path: Parse depends on nothing else.
+func (c *Cache) parse(path string, data []byte) (*Loop, error) {
+	if c == nil {
+		return Parse(path, data)
+	}
+	if e := c.entry(path); e != nil && bytes.Equal(e.src, data) {
+		return e.loop, nil
+	}
+	l, err := Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.files == nil || len(c.files) >= maxCached {
+		c.files = map[string]*cached{}
+	}
+	c.files[path] = &cached{src: bytes.Clone(data), loop: l}
+	return l, nil
+}
+
+func (c *Cache) entry(path string) *cached {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.files[path]
+}
+
+// merge is mergeLoops(parent, child), reused while child is the cached
+// parse of its file and parent the same resolved loop as last time.
+func (c *Cache) merge(parent, child *Loop) *Loop {
+	if c == nil {
+		return mergeLoops(parent, child)
+	}
+	c.mu.Lock()
+	e := c.files[child.Path]
+	if e != nil && e.loop == child && e.mergedFrom == parent {
+		m := e.merged
+		c.mu.Unlock()
+		return m
+	}
+	c.mu.Unlock()
+	m := mergeLoops(parent, child)
+	c.mu.Lock()
+	if e != nil && c.files[child.Path] == e && e.loop == child {
+		e.mergedFrom, e.merged, e.mergedTyped = parent, m, nil
+	}
+	c.mu.Unlock()
+	return m
+}
+
+// Typed is l.Warrant.Typed(), compiled once for a loop this cache
+// returned and reused while it stays current; for any other loop it is
+// compiled afresh. The result is shared and must not be modified.
+func (c *Cache) Typed(l *Loop) *TypedWarrant {
+	if c == nil {
+		return l.Warrant.Typed()
+	}
+	c.mu.Lock()
+	e := c.files[l.Path]
+	var tw *TypedWarrant
+	switch {
+	case e == nil:
+	case e.loop == l:
+		tw = e.typed
+	case e.merged == l:
+		tw = e.mergedTyped
+	default:
+		e = nil
+	}
+	c.mu.Unlock()
+	if tw != nil {
+		return tw
+	}
+	tw = l.Warrant.Typed()
+	if e == nil {
+		return tw
+	}
+	c.mu.Lock()
+	switch {
+	case e.loop == l:
+		e.typed = tw
+	case e.merged == l:
+		e.mergedTyped = tw
+	}
+	c.mu.Unlock()
+	return tw
+}
