@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"runtime"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
@@ -83,11 +86,9 @@ func parseSeg(name string) (int64, int64, bool) {
 	if !ok || !ok2 || len(a) != 9 || len(b) != 9 {
 		return 0, 0, false
 	}
-	var from, to int64
-	if _, err := fmt.Sscanf(a+" "+b, "%d %d", &from, &to); err != nil || from < 1 || to < from {
-		return 0, 0, false
-	}
-	return from, to, true
+	from, err1 := strconv.ParseInt(a, 10, 64)
+	to, err2 := strconv.ParseInt(b, 10, 64)
+	return from, to, err1 == nil && err2 == nil && from >= 1 && to >= from
 }
 
 // ChainFinding is one way a head chain fails to extend its base.
@@ -217,28 +218,30 @@ func samePieces(a, b []piece) bool {
 // is in head unchanged and in place, and every new entry verifies after
 // base's last. A piece of head identical to one of base (same range, same
 // blob) is not read; the work is what the pull request adds. It returns
-// at most one finding (the first break) and the new entries' hashes.
-func compareChain(repo *gitx.Repo, writer string, basePs, headPs []piece) (ChainResult, *ChainFinding, error) {
+// at most one finding (the first break, in the order the pieces are
+// read) and the new amend entries (up to a break), for the warrant
+// check: each new file is read once.
+func compareChain(repo *gitx.Repo, writer string, basePs, headPs []piece) (ChainResult, *ChainFinding, []chain.Entry, error) {
 	res := ChainResult{Chain: writer}
 	if samePieces(basePs, headPs) {
 		res.OK, res.Unchanged = true, true
 		for _, p := range headPs {
 			res.BaseLast, res.HeadLast = max(res.BaseLast, p.to), max(res.HeadLast, p.to)
 		}
-		return res, nil, nil
+		return res, nil, nil, nil
 	}
 	base := &chainSide{repo: repo, pieces: basePs}
 	head := &chainSide{repo: repo, pieces: headPs}
 	B, prev, err := base.last()
 	if err != nil {
-		return res, nil, err
+		return res, nil, nil, err
 	}
 	res.BaseLast = B
-	find := func(seq int64, reason, p, detail string) (ChainResult, *ChainFinding, error) {
-		return res, &ChainFinding{Chain: writer, Seq: seq, Reason: reason, Path: p, Detail: detail}, nil
+	finding := func(seq int64, reason, p, detail string) *ChainFinding {
+		return &ChainFinding{Chain: writer, Seq: seq, Reason: reason, Path: p, Detail: detail}
 	}
 	if len(headPs) == 0 {
-		return find(1, ReasonDeleted, "", fmt.Sprintf("the chain held %d entries at the merge base and is gone in head", B))
+		return res, finding(1, ReasonDeleted, "", fmt.Sprintf("the chain held %d entries at the merge base and is gone in head", B)), nil, nil
 	}
 	baseIDs := map[string]piece{}
 	for _, p := range basePs {
@@ -246,8 +249,15 @@ func compareChain(repo *gitx.Repo, writer string, basePs, headPs []piece) (Chain
 			baseIDs[p.id] = p
 		}
 	}
+	// First pass, in order: what head holds of base is base's, byte for
+	// byte; the entries past base's end are collected (a second copy of
+	// one, a delta next to the sealed file that replaced it, must be the
+	// same line) and verified together after.
 	var done int64
-	newHashes := map[int64]string{}
+	var fresh []newLine
+	var brk *ChainFinding
+	freshAt := map[int64][]byte{}
+pieces:
 	for i := range headPs {
 		p := &headPs[i]
 		if !p.single {
@@ -255,7 +265,8 @@ func compareChain(repo *gitx.Repo, writer string, basePs, headPs []piece) (Chain
 				continue // a delta a sealed file already covers (checked through it)
 			}
 			if p.from > done+1 {
-				return find(done+1, ReasonGap, p.path, fmt.Sprintf("entries %d to %d are in no file (a segment file was deleted)", done+1, p.from-1))
+				brk = finding(done+1, ReasonGap, p.path, fmt.Sprintf("entries %d to %d are in no file (a segment file was deleted)", done+1, p.from-1))
+				break
 			}
 			if bp, ok := baseIDs[p.id]; ok && bp.from == p.from && bp.to == p.to && p.from == done+1 {
 				done = p.to // unchanged since the merge base
@@ -264,10 +275,11 @@ func compareChain(repo *gitx.Repo, writer string, basePs, headPs []piece) (Chain
 		}
 		ls, err := head.linesOf(p)
 		if err != nil {
-			return res, nil, err
+			return res, nil, nil, err
 		}
 		if !p.single && int64(len(ls)) != p.to-p.from+1 {
-			return find(p.from, ReasonBadFile, p.path, fmt.Sprintf("named for %d entries, holds %d lines", p.to-p.from+1, len(ls)))
+			brk = finding(p.from, ReasonBadFile, p.path, fmt.Sprintf("named for %d entries, holds %d lines", p.to-p.from+1, len(ls)))
+			break
 		}
 		for k, l := range ls {
 			seq := p.from + int64(k)
@@ -275,56 +287,114 @@ func compareChain(repo *gitx.Repo, writer string, basePs, headPs []piece) (Chain
 			case seq <= B:
 				bl, err := base.line(seq)
 				if err != nil {
-					return res, nil, err
+					return res, nil, nil, err
 				}
 				if !bytes.Equal(bl, l) {
-					return find(seq, ReasonRewritten, p.path, fmt.Sprintf("entry %d differs from the merge base's", seq))
+					brk = finding(seq, ReasonRewritten, p.path, fmt.Sprintf("entry %d differs from the merge base's", seq))
+					break pieces
 				}
 			case seq <= done:
-				e, _, err := chain.ParseEntry(l)
-				if err != nil || e.Hash != newHashes[seq] {
-					return find(seq, ReasonRewritten, p.path, fmt.Sprintf("entry %d differs between two files of the chain", seq))
+				if !bytes.Equal(freshAt[seq], l) {
+					brk = finding(seq, ReasonRewritten, p.path, fmt.Sprintf("entry %d differs between two files of the chain", seq))
+					break pieces
 				}
 			default:
-				h, why := verifyLine(l, seq, prev)
-				if why != "" {
-					return find(seq, ReasonBadEntry, p.path, why)
-				}
-				prev, newHashes[seq] = h, h
-				res.New++
+				fresh = append(fresh, newLine{line: l, seq: seq, path: p.path})
+				freshAt[seq] = l
 			}
 			done = max(done, seq)
 		}
 	}
+	// The new entries come before any break of the first pass: a bad one
+	// is the first break.
+	n, amends, bad := verifyNew(fresh, prev)
+	res.New = n
+	if bad != nil {
+		bad.Chain = writer
+		return res, bad, amends, nil
+	}
+	if brk != nil {
+		return res, brk, amends, nil
+	}
 	res.HeadLast = done
 	if done < B {
-		return find(done+1, ReasonTruncated, "", fmt.Sprintf("head ends at entry %d; the merge base holds entries up to %d", done, B))
+		return res, finding(done+1, ReasonTruncated, "", fmt.Sprintf("head ends at entry %d; the merge base holds entries up to %d", done, B)), amends, nil
 	}
 	res.OK = true
-	return res, nil, nil
+	return res, nil, amends, nil
 }
 
-// verifyLine checks one new entry: it parses, its seq is want, its prev is
-// the previous entry's hash, and its hash is that of its own fields.
-func verifyLine(line []byte, want int64, prev string) (string, string) {
-	e, m, err := chain.ParseEntry(line)
-	if err != nil {
-		return "", fmt.Sprintf("entry %d does not parse: %v", want, err)
+// newLine is an entry past the merge base's end of its chain.
+type newLine struct {
+	line []byte
+	seq  int64 // the seq its place gives it
+	path string
+}
+
+// lineCheck is what one line says about itself: its fields, and the hash
+// of its fields after its own prev.
+type lineCheck struct {
+	e        chain.Entry
+	got      string
+	parseErr error
+	hashErr  error
+}
+
+// verifyNew checks the new entries in order: each parses, its seq is its
+// place, its prev is the previous entry's hash (prev for the first), and
+// its hash is that of its own fields. Every line carries its own prev and
+// hash, so parsing and hashing run on every CPU and only the links are
+// walked in order (as chain.VerifyParallel does); hashing a line after
+// its own prev is hashing it after the expected one once the two are
+// found equal. It returns how many verified, the amend entries among
+// them, and the first that does not (Chain left to the caller).
+func verifyNew(fresh []newLine, prev string) (int64, []chain.Entry, *ChainFinding) {
+	checks := make([]lineCheck, len(fresh))
+	workers := min(runtime.GOMAXPROCS(0), 1+len(fresh)/256)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(fresh); i += workers {
+				c := &checks[i]
+				e, m, err := chain.ParseEntry(fresh[i].line)
+				if err != nil {
+					c.parseErr = err
+					continue
+				}
+				c.e = e
+				c.got, c.hashErr = chain.ComputeHash(e.Prev, m)
+			}
+		}()
 	}
-	if e.Seq != want {
-		return "", fmt.Sprintf("expected seq %d, found %d", want, e.Seq)
+	wg.Wait()
+	var n int64
+	var amends []chain.Entry
+	for i, c := range checks {
+		want, p := fresh[i].seq, fresh[i].path
+		bad := func(detail string) (int64, []chain.Entry, *ChainFinding) {
+			return n, amends, &ChainFinding{Seq: want, Reason: ReasonBadEntry, Path: p, Detail: detail}
+		}
+		switch {
+		case c.parseErr != nil:
+			return bad(fmt.Sprintf("entry %d does not parse: %v", want, c.parseErr))
+		case c.e.Seq != want:
+			return bad(fmt.Sprintf("expected seq %d, found %d", want, c.e.Seq))
+		case c.e.Prev != prev:
+			return bad(fmt.Sprintf("entry %d: expected prev %s, found %q", want, prev, c.e.Prev))
+		case c.hashErr != nil:
+			return bad(c.hashErr.Error())
+		case c.e.Hash != c.got:
+			return bad(fmt.Sprintf("entry %d: the hash of its fields is %s, the line says %q", want, c.got, c.e.Hash))
+		}
+		prev = c.got
+		n++
+		if c.e.Kind == chain.KindAmend {
+			amends = append(amends, c.e)
+		}
 	}
-	if e.Prev != prev {
-		return "", fmt.Sprintf("entry %d: expected prev %s, found %q", want, prev, e.Prev)
-	}
-	got, err := chain.ComputeHash(prev, m)
-	if err != nil {
-		return "", err.Error()
-	}
-	if e.Hash != got {
-		return "", fmt.Sprintf("entry %d: the hash of its fields is %s, the line says %q", want, got, e.Hash)
-	}
-	return got, ""
+	return n, amends, nil
 }
 
 // holdsHash reports whether a chain's pieces hold an entry with hash h,

@@ -44,7 +44,8 @@ type Repo struct {
 	// --git-common-dir`); equal to GitDir except in linked worktrees.
 	CommonDir string
 
-	packs packs // pack indexes, loaded on the first object not found loose
+	packs    packs    // pack indexes, loaded on the first object not found loose
+	revtrees revtrees // trees DirAt has read (revtree.go)
 }
 
 // Discover finds the repository whose work tree contains dir, walking up.
