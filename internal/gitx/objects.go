@@ -77,6 +77,11 @@ func (r *Repo) readObject(h plumbing.Hash) (string, []byte, error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return typ, data, err
 	}
+	if b := r.batch; b != nil {
+		if typ, data, ok, err := b.get(h); ok {
+			return typ, data, err
+		}
+	}
 	typ, data, err = r.readPacked(h)
 	if err == nil {
 		return typ, data, nil
