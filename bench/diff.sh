@@ -61,15 +61,17 @@ ssh-keygen -q -t ed25519 -N '' -C bench -f "$work/key"
 "$gw" signers add bench@example.com "$work/key.pub" >/dev/null 2>&1
 
 echo "writing a $entries-entry chain…" >&2
+# the hooks carry the record into the branch as a writer's folder of
+# segment files (docs/record.md#the-branch-copy)
+printf '#!/bin/sh\nexec "%s" hook pre-commit\n' "$gw" > .git/hooks/pre-commit
+printf '#!/bin/sh\nexec "%s" hook commit-msg "$1"\n' "$gw" > .git/hooks/commit-msg
+chmod +x .git/hooks/pre-commit .git/hooks/commit-msg
 "$gw" check task-001 read 'source code' >/dev/null # picks the writer
-chainfile=$(ls .gitwarrant/record/*.jsonl)
-writer=$(basename "$chainfile" .jsonl)
-"$work/mkchain" "$chainfile" "$entries" "git:$(git hash-object .gitwarrant/loops/task-001.loop.md)"
-git update-ref -d "refs/gitwarrant/$writer"
-"$gw" check task-001 read 'source code' >/dev/null # rebuilds the ref from the file, once
+writer=$(git for-each-ref --format='%(refname:lstrip=2)' refs/gitwarrant/)
+"$work/mkchain" -ref . "$writer" "$entries" "git:$(git hash-object .gitwarrant/loops/task-001.loop.md)"
 git add -A && git commit -q -m base
 git tag base
-echo "base: $(wc -c < "$chainfile") bytes of record" >&2
+echo "base: $(cat .gitwarrant/record/"$writer"/*.jsonl | wc -c) bytes of record in $(ls .gitwarrant/record/"$writer" | wc -l) files" >&2
 
 for n in 001 002 003 004 005; do
   "$gw" amend "task-$n" send "a tagged release of widget$n" --yes --key "$work/key" >/dev/null 2>&1
