@@ -429,13 +429,16 @@ type newLine struct {
 	idx  int
 }
 
-// lineCheck is what one line says about itself: its fields, and the hash
-// of its fields after its own prev.
+// lineCheck is what one line says about itself: its links, the hash of
+// its fields after its own prev, and the whole entry when it is an amend
+// (the warrant check reads those; the rest are not kept).
 type lineCheck struct {
-	e        chain.Entry
-	got      string
-	parseErr error
-	hashErr  error
+	seq        int64
+	prev, hash string
+	got        string
+	amend      *chain.Entry
+	parseErr   error
+	hashErr    error
 }
 
 func checkLine(line []byte) lineCheck {
@@ -443,7 +446,10 @@ func checkLine(line []byte) lineCheck {
 	if err != nil {
 		return lineCheck{parseErr: err}
 	}
-	c := lineCheck{e: e}
+	c := lineCheck{seq: e.Seq, prev: e.Prev, hash: e.Hash}
+	if e.Kind == chain.KindAmend {
+		c.amend = &e
+	}
 	c.got, c.hashErr = chain.ComputeHash(e.Prev, m)
 	return c
 }
@@ -488,19 +494,19 @@ func verifyNew(fresh []newLine, prev string, pre *prechecks) (int64, []chain.Ent
 		switch {
 		case c.parseErr != nil:
 			return bad(fmt.Sprintf("entry %d does not parse: %v", want, c.parseErr))
-		case c.e.Seq != want:
-			return bad(fmt.Sprintf("expected seq %d, found %d", want, c.e.Seq))
-		case c.e.Prev != prev:
-			return bad(fmt.Sprintf("entry %d: expected prev %s, found %q", want, prev, c.e.Prev))
+		case c.seq != want:
+			return bad(fmt.Sprintf("expected seq %d, found %d", want, c.seq))
+		case c.prev != prev:
+			return bad(fmt.Sprintf("entry %d: expected prev %s, found %q", want, prev, c.prev))
 		case c.hashErr != nil:
 			return bad(c.hashErr.Error())
-		case c.e.Hash != c.got:
-			return bad(fmt.Sprintf("entry %d: the hash of its fields is %s, the line says %q", want, c.got, c.e.Hash))
+		case c.hash != c.got:
+			return bad(fmt.Sprintf("entry %d: the hash of its fields is %s, the line says %q", want, c.got, c.hash))
 		}
 		prev = c.got
 		n++
-		if c.e.Kind == chain.KindAmend {
-			amends = append(amends, c.e)
+		if c.amend != nil {
+			amends = append(amends, *c.amend)
 		}
 	}
 	return n, amends, nil
