@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/diff.sh — `gitwarrant diff <base> <head>` (issue 12 "Performance")
+# bench/diff.sh — `gitwarrant diff <base> <head>` (docs/signing.md#the-warrant-diff)
 # between two revisions of a repository with 100 loops and a large record,
 # against `git diff --stat <base> <head> -- .gitwarrant/loops`, in one run.
 # head changes 10 loops: 5 by signed amends (so the diff verifies 5 new
@@ -11,7 +11,8 @@
 # is read as plain 2×).
 #
 # Usage: bench/diff.sh [runs] [entries]   (defaults 20, 1000000). Needs
-# hyperfine and ssh-keygen.
+# hyperfine and ssh-keygen. BEFORE=<another gitwarrant binary> adds its
+# runs of the same diffs to the same measurement (e.g. main's build).
 set -eu
 runs=${1:-20}
 entries=${2:-1000000}
@@ -84,11 +85,15 @@ git add -A && git commit -q -m head
 git tag head
 "$gw" diff base head | tail -1 >&2
 
-hyperfine -N --warmup 2 --runs "$runs" --export-csv "$work/a.csv" \
-  -n "git diff --stat" "git diff --stat base head -- .gitwarrant/loops" \
+set -- -n "git diff --stat" "git diff --stat base head -- .gitwarrant/loops" \
   -n "gitwarrant diff base head" "$gw diff base head" \
-  -n "gitwarrant diff base (work tree)" "$gw diff base" >&2
+  -n "gitwarrant diff base (work tree)" "$gw diff base"
+[ -n "${BEFORE:-}" ] && set -- "$@" -n "gitwarrant diff base head (before)" "$BEFORE diff base head" \
+  -n "gitwarrant diff base (work tree) (before)" "$BEFORE diff base"
+hyperfine -N --warmup 2 --runs "$runs" --export-csv "$work/a.csv" "$@" >&2
 echo "## gitwarrant diff vs git diff --stat (100 loops, $entries-entry record, $runs runs)"
 ratio_table "$work/a.csv" "git diff --stat" \
   "gitwarrant diff base head|git diff --stat|2" \
-  "gitwarrant diff base (work tree)|git diff --stat|2"
+  "gitwarrant diff base (work tree)|git diff --stat|2" \
+  "gitwarrant diff base head (before)|git diff --stat|2" \
+  "gitwarrant diff base (work tree) (before)|git diff --stat|2"
