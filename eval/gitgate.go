@@ -68,6 +68,11 @@ func Gitgate() (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
+	// one `git cat-file --batch` serves every run (ci.Run leaves a batch
+	// it did not start running)
+	if repo.StartBatch() {
+		defer repo.StopBatch()
+	}
 	tip := g.mainSHA[len(g.mainSHA)-1]
 	for i, pr := range g.prs {
 		rep, err := ci.Run(repo, ci.Options{Base: tip, Head: g.prSHA[i]})

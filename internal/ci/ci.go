@@ -86,8 +86,9 @@ func Run(repo *gitx.Repo, opt Options) (*Report, error) {
 	}
 	// the gate reads a few dozen packed objects, many deep in delta
 	// chains: git reads them (gitx/batch.go)
-	repo.StartBatch()
-	defer repo.StopBatch()
+	if repo.StartBatch() {
+		defer repo.StopBatch()
+	}
 	baseC, err := repo.ResolveCommit(opt.Base)
 	if err != nil {
 		return nil, fmt.Errorf("base: %w (in CI, fetch the base branch; locally, e.g. --base origin/main)", err)

@@ -30,25 +30,28 @@ type catBatch struct {
 }
 
 // StartBatch routes the reads of packed objects through one `git cat-file
-// --batch` until StopBatch. A failure to start leaves reads in process.
-func (r *Repo) StartBatch() {
+// --batch` until StopBatch, and reports whether it started one (false
+// when one runs already: its starter stops it). A failure to start leaves
+// reads in process.
+func (r *Repo) StartBatch() bool {
 	if r.batch != nil {
-		return
+		return false
 	}
 	cmd := exec.Command("git", "cat-file", "--batch")
 	cmd.Dir = r.WorkTree
 	in, err := cmd.StdinPipe()
 	if err != nil {
-		return
+		return false
 	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return
+		return false
 	}
 	if err := cmd.Start(); err != nil {
-		return
+		return false
 	}
 	r.batch = &catBatch{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 64<<10)}
+	return true
 }
 
 // StopBatch ends the process StartBatch started.

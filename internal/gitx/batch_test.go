@@ -46,9 +46,11 @@ func TestBatchReadsAsInProcess(t *testing.T) {
 	}
 
 	b, _ := Discover(r.WorkTree)
-	b.StartBatch()
-	if b.batch == nil {
+	if !b.StartBatch() || b.batch == nil {
 		t.Fatal("no batch process started")
+	}
+	if b.StartBatch() {
+		t.Fatal("a second batch started over the first")
 	}
 	for _, id := range ids {
 		typ, data, err := b.readObject(plumbing.NewHash(id))
