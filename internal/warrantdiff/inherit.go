@@ -40,12 +40,18 @@ func (s *Snapshot) parentName(name string) string {
 	}
 	p := ""
 	if b, err := s.bytesOf(name); err == nil {
-		if m := extendsRE.FindSubmatch(frontmatter(b)); m != nil {
-			p = string(m[1])
-		}
+		p = parentIn(b)
 	}
 	s.parents[id] = p
 	return p
+}
+
+// parentIn is the parent a loop file's `extends:` line names, or "".
+func parentIn(b []byte) string {
+	if m := extendsRE.FindSubmatch(frontmatter(b)); m != nil {
+		return string(m[1])
+	}
+	return ""
 }
 
 // prefetchParents reads the parent of every loop file of base and head
@@ -87,8 +93,8 @@ func prefetchParents(base, head *Snapshot) {
 				} else {
 					j.b, j.err = j.s.repo.Blob(j.id)
 				}
-				if m := extendsRE.FindSubmatch(frontmatter(j.b)); j.err == nil && m != nil {
-					j.p = string(m[1])
+				if j.err == nil {
+					j.p = parentIn(j.b)
 				}
 			}
 		}()
