@@ -352,7 +352,6 @@ func compareChain(repo *gitx.Repo, writer string, basePs, headPs []piece) (Chain
 	var done int64
 	var fresh []newLine
 	var brk *ChainFinding
-	freshAt := map[int64][]byte{}
 pieces:
 	for i := range headPs {
 		p := &headPs[i]
@@ -390,13 +389,13 @@ pieces:
 					break pieces
 				}
 			case seq <= done:
-				if !bytes.Equal(freshAt[seq], l) {
+				// new entries run from B+1 on, one after the other
+				if !bytes.Equal(fresh[seq-B-1].line, l) {
 					brk = finding(seq, ReasonRewritten, p.path, fmt.Sprintf("entry %d differs between two files of the chain", seq))
 					break pieces
 				}
 			default:
 				fresh = append(fresh, newLine{line: l, seq: seq, path: p.path, id: p.id, idx: k})
-				freshAt[seq] = l
 			}
 			done = max(done, seq)
 		}
