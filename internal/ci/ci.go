@@ -97,19 +97,31 @@ func Run(repo *gitx.Repo, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("head: %w", err)
 	}
-	mb, commits, err := repo.MergeBaseRange(baseC.String(), headC.String())
-	if err != nil {
+	// git walks the history while head's record is listed
+	type rangeResult struct {
+		mb      string
+		commits []gitx.RangeCommit
+		err     error
+	}
+	ranged := make(chan rangeResult, 1)
+	go func() {
+		mb, commits, err := repo.MergeBaseRange(baseC.String(), headC.String())
+		ranged <- rangeResult{mb, commits, err}
+	}()
+	hl, herr := layout(repo, headC, opt.ProjRel)
+	rr := <-ranged
+	mb, commits := rr.mb, rr.commits
+	if rr.err != nil {
 		if repo.IsShallow() {
 			return nil, ErrShallow
 		}
-		return nil, fmt.Errorf("%s and %s share no history, so there is nothing to compare against: %v", opt.Base, opt.Head, err)
+		return nil, fmt.Errorf("%s and %s share no history, so there is nothing to compare against: %v", opt.Base, opt.Head, rr.err)
+	}
+	if herr != nil {
+		return nil, herr
 	}
 	r := &Report{Base: opt.Base, Head: opt.Head, MergeBase: mb, HeadCommit: headC.String(), Strict: opt.Strict}
 	bl, err := layout(repo, plumbing.NewHash(mb), opt.ProjRel)
-	if err != nil {
-		return nil, err
-	}
-	hl, err := layout(repo, headC, opt.ProjRel)
 	if err != nil {
 		return nil, err
 	}
