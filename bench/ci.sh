@@ -8,7 +8,8 @@
 # Aim: ci < 2× the git pair.
 #
 # Usage: bench/ci.sh [runs] [commits] [entries]   (defaults 10, 5000,
-# 1000000). Needs hyperfine.
+# 1000000). Needs hyperfine. BEFORE=<another gitwarrant binary> adds its
+# run of the same gate to the same measurement (e.g. main's build).
 set -eu
 runs=${1:-10}
 commits=${2:-5000}
@@ -29,13 +30,14 @@ mb=$(git merge-base main pr)
 echo "repository: $(git rev-list --count main) commits on main, $(git count-objects -vH | awk '/size-pack/ {print $2 $3}') packed" >&2
 "$work/gitwarrant" ci --base main --head pr | tail -4 >&2
 
-hyperfine --warmup 2 --runs "$runs" -N --export-csv "$work/ci.csv" \
-  -n "gitwarrant ci" "$work/gitwarrant ci --base main --head pr" \
+set -- -n "gitwarrant ci" "$work/gitwarrant ci --base main --head pr"
+[ -n "${BEFORE:-}" ] && set -- "$@" -n "gitwarrant ci (before)" "$BEFORE ci --base main --head pr"
+hyperfine --warmup 2 --runs "$runs" -N --export-csv "$work/ci.csv" "$@" \
   -n "git log + git diff" "sh -c 'git log --format=%B $mb..pr >/dev/null && git diff $mb pr -- .gitwarrant >/dev/null'" \
   -n "sh -c true" "sh -c true" >&2
 net_csv "$work/ci.csv" "sh -c true" "$work/net.csv"
 # the git pair runs under sh -c: its start-up is subtracted; ci runs
 # without a shell and keeps its whole time.
-awk -F, -v OFS=, 'NR == 1 || $1 != "gitwarrant ci"' "$work/net.csv" > "$work/a.csv"
-grep '^gitwarrant ci,' "$work/ci.csv" >> "$work/a.csv"
-ratio_table "$work/a.csv" "git log + git diff" "gitwarrant ci|git log + git diff|2"
+awk -F, -v OFS=, 'NR == 1 || $1 !~ /^gitwarrant ci/' "$work/net.csv" > "$work/a.csv"
+grep '^gitwarrant ci' "$work/ci.csv" >> "$work/a.csv"
+ratio_table "$work/a.csv" "git log + git diff" "gitwarrant ci|git log + git diff|2" "gitwarrant ci (before)|git log + git diff|2"

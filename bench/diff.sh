@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/diff.sh — `gitwarrant diff <base> <head>` (issue 12 "Performance")
+# bench/diff.sh — `gitwarrant diff <base> <head>` (docs/signing.md#the-warrant-diff)
 # between two revisions of a repository with 100 loops and a large record,
 # against `git diff --stat <base> <head> -- .gitwarrant/loops`, in one run.
 # head changes 10 loops: 5 by signed amends (so the diff verifies 5 new
@@ -11,7 +11,8 @@
 # is read as plain 2×).
 #
 # Usage: bench/diff.sh [runs] [entries]   (defaults 20, 1000000). Needs
-# hyperfine and ssh-keygen.
+# hyperfine and ssh-keygen. BEFORE=<another gitwarrant binary> adds its
+# runs of the same diffs to the same measurement (e.g. main's build).
 set -eu
 runs=${1:-20}
 entries=${2:-1000000}
@@ -61,15 +62,17 @@ ssh-keygen -q -t ed25519 -N '' -C bench -f "$work/key"
 "$gw" signers add bench@example.com "$work/key.pub" >/dev/null 2>&1
 
 echo "writing a $entries-entry chain…" >&2
+# the hooks carry the record into the branch as a writer's folder of
+# segment files (docs/record.md#the-branch-copy)
+printf '#!/bin/sh\nexec "%s" hook pre-commit\n' "$gw" > .git/hooks/pre-commit
+printf '#!/bin/sh\nexec "%s" hook commit-msg "$1"\n' "$gw" > .git/hooks/commit-msg
+chmod +x .git/hooks/pre-commit .git/hooks/commit-msg
 "$gw" check task-001 read 'source code' >/dev/null # picks the writer
-chainfile=$(ls .gitwarrant/record/*.jsonl)
-writer=$(basename "$chainfile" .jsonl)
-"$work/mkchain" "$chainfile" "$entries" "git:$(git hash-object .gitwarrant/loops/task-001.loop.md)"
-git update-ref -d "refs/gitwarrant/$writer"
-"$gw" check task-001 read 'source code' >/dev/null # rebuilds the ref from the file, once
+writer=$(git for-each-ref --format='%(refname:lstrip=2)' refs/gitwarrant/)
+"$work/mkchain" -ref . "$writer" "$entries" "git:$(git hash-object .gitwarrant/loops/task-001.loop.md)"
 git add -A && git commit -q -m base
 git tag base
-echo "base: $(wc -c < "$chainfile") bytes of record" >&2
+echo "base: $(cat .gitwarrant/record/"$writer"/*.jsonl | wc -c) bytes of record in $(ls .gitwarrant/record/"$writer" | wc -l) files" >&2
 
 for n in 001 002 003 004 005; do
   "$gw" amend "task-$n" send "a tagged release of widget$n" --yes --key "$work/key" >/dev/null 2>&1
@@ -82,11 +85,15 @@ git add -A && git commit -q -m head
 git tag head
 "$gw" diff base head | tail -1 >&2
 
-hyperfine -N --warmup 2 --runs "$runs" --export-csv "$work/a.csv" \
-  -n "git diff --stat" "git diff --stat base head -- .gitwarrant/loops" \
+set -- -n "git diff --stat" "git diff --stat base head -- .gitwarrant/loops" \
   -n "gitwarrant diff base head" "$gw diff base head" \
-  -n "gitwarrant diff base (work tree)" "$gw diff base" >&2
+  -n "gitwarrant diff base (work tree)" "$gw diff base"
+[ -n "${BEFORE:-}" ] && set -- "$@" -n "gitwarrant diff base head (before)" "$BEFORE diff base head" \
+  -n "gitwarrant diff base (work tree) (before)" "$BEFORE diff base"
+hyperfine -N --warmup 2 --runs "$runs" --export-csv "$work/a.csv" "$@" >&2
 echo "## gitwarrant diff vs git diff --stat (100 loops, $entries-entry record, $runs runs)"
 ratio_table "$work/a.csv" "git diff --stat" \
   "gitwarrant diff base head|git diff --stat|2" \
-  "gitwarrant diff base (work tree)|git diff --stat|2"
+  "gitwarrant diff base (work tree)|git diff --stat|2" \
+  "gitwarrant diff base head (before)|git diff --stat|2" \
+  "gitwarrant diff base (work tree) (before)|git diff --stat|2"

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -67,6 +68,11 @@ func Gitgate() (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
+	// one `git cat-file --batch` serves every run (ci.Run leaves a batch
+	// it did not start running)
+	if repo.StartBatch() {
+		defer repo.StopBatch()
+	}
 	tip := g.mainSHA[len(g.mainSHA)-1]
 	for i, pr := range g.prs {
 		rep, err := ci.Run(repo, ci.Options{Base: tip, Head: g.prSHA[i]})
@@ -99,6 +105,7 @@ func Gitgate() (*Suite, error) {
 type ggLoop struct {
 	name, extends, brief string
 	lists                map[string][]string
+	denyExamples         []string // `examples: deny:` calls the warrant must deny
 }
 
 var ggListOrder = []string{"read", "draft", "change", "send", "ask", "never"}
@@ -122,12 +129,18 @@ func (l *ggLoop) render() string {
 			}
 		}
 	}
+	if len(l.denyExamples) > 0 {
+		b.WriteString("examples:\n  deny:\n")
+		for _, e := range l.denyExamples {
+			fmt.Fprintf(&b, "    - %s\n", e)
+		}
+	}
 	fmt.Fprintf(&b, "---\n# Brief\n%s\n", l.brief)
 	return b.String()
 }
 
 func (l *ggLoop) clone() *ggLoop {
-	c := &ggLoop{name: l.name, extends: l.extends, brief: l.brief, lists: map[string][]string{}}
+	c := &ggLoop{name: l.name, extends: l.extends, brief: l.brief, lists: map[string][]string{}, denyExamples: slices.Clone(l.denyExamples)}
 	for k, v := range l.lists {
 		c.lists[k] = append([]string(nil), v...)
 	}
@@ -235,6 +248,13 @@ var (
 		"change": {"the version file", "the docs folder"},
 		"send":   {"push to release branches", "a status email to the team"},
 	}
+	// ggTypedPool: typed entries (docs/typed-entries.md) a pull request
+	// adds to an allow list; deploy holds Edit(src/**) at the base, which a
+	// pull request may remove.
+	ggTypedPool = map[string][]string{
+		"read":   {"Read(src/**)", "WebSearch"},
+		"change": {"Edit(docs/**)", "Bash(npm test)"},
+	}
 	ggHoldPool = map[string][]string{
 		"ask":   {"rotate the signing key", "change the billing plan"},
 		"never": {"delete the production database", "disable the audit log"},
@@ -276,6 +296,13 @@ func newGitgate(dir string) (*gitgate, error) {
 	for _, list := range []string{"ask", "never"} {
 		for _, e := range ggHoldPool[list] {
 			keys = append(keys, ggKey{"deploy", list, amend.OpRemove, e})
+		}
+	}
+	for _, l := range []string{"deploy", "wide", "child"} {
+		for _, list := range []string{"read", "change"} {
+			for _, e := range ggTypedPool[list] {
+				keys = append(keys, ggKey{l, list, amend.OpAdd, e})
+			}
 		}
 	}
 	keys = append(keys, ggKey{"allowed_signers", "allowed_signers", amend.OpAdd, g.eveLine})
@@ -367,8 +394,9 @@ func reseal(line string, edit func(m map[string]any)) string {
 func (g *gitgate) build(r *rand.Rand) error {
 	base := &ggState{loops: map[string]*ggLoop{}, chains: map[string][]string{}, folders: map[string][]string{}, files: map[string]string{}}
 	base.loops["deploy"] = &ggLoop{name: "deploy", brief: "Ship releases.", lists: map[string][]string{
-		"read": {"the repository"}, "change": {"the changelog"}, "send": {"push to main"},
-		"ask": {"rotate the signing key", "change the billing plan"}, "never": {"delete the production database", "disable the audit log"}}}
+		"read": {"the repository"}, "change": {"the changelog", "Edit(src/**)"}, "send": {"push to main"},
+		"ask": {"rotate the signing key", "change the billing plan"}, "never": {"delete the production database", "disable the audit log", "Edit(.env)", "Edit(secrets/**)"}},
+		denyExamples: []string{"Edit(.env)"}}
 	base.loops["wide"] = &ggLoop{name: "wide", brief: "Wide.", lists: map[string][]string{"read": {"the dashboards"}}}
 	base.loops["child"] = &ggLoop{name: "child", extends: "deploy", brief: "Child.", lists: map[string][]string{}}
 	base.signers = g.adaLine + "\n"
@@ -460,7 +488,7 @@ func (g *gitgate) genPR(r *rand.Rand, i int) *ggPR {
 	}
 	n := 1 + r.IntN(4)
 	for j := 0; j < n; j++ {
-		switch r.IntN(13) {
+		switch r.IntN(16) {
 		case 0, 1: // add to an allow list
 			l := ggPick(r, []string{"deploy", "wide", "child"})
 			list := ggPick(r, []string{"read", "draft", "change", "send"})
@@ -570,6 +598,36 @@ func (g *gitgate) genPR(r *rand.Rand, i int) *ggPR {
 			pr.bad = append(pr.bad, "loop deleted")
 		case 10, 11, 12: // a bad amend for a widening it names
 			g.badAmend(r, pr, st, i)
+		case 13: // add a typed allow entry: a widening like any other
+			l := ggPick(r, []string{"deploy", "wide", "child"})
+			list := ggPick(r, []string{"read", "change"})
+			e := ggPick(r, ggTypedPool[list])
+			lp, ok := st.loops[l]
+			if !ok || ggContains(lp.lists[list], e) || inherited(st, l, list, e) {
+				continue
+			}
+			lp.lists[list] = append(lp.lists[list], e)
+			widening("add a typed "+list+" entry", ggKey{l, list, amend.OpAdd, e}, fmt.Sprintf("add %s %q to %s", list, e, l))
+		case 14: // remove a typed allow entry: a narrowing, unsigned
+			l := st.loops["deploy"]
+			if !ggContains(l.lists["change"], "Edit(src/**)") {
+				continue
+			}
+			l.lists["change"] = ggRemove(l.lists["change"], "Edit(src/**)")
+			op("narrowing: remove a typed change entry", `remove change "Edit(src/**)" from deploy`)
+		case 15: // examples: a deny line removed is a widening no amend signs, one added a narrowing
+			l := st.loops["deploy"]
+			if ggContains(l.denyExamples, "Edit(.env)") && r.IntN(2) == 0 {
+				l.denyExamples = ggRemove(l.denyExamples, "Edit(.env)")
+				op("unsigned widening: deny example removed", `remove the deny example "Edit(.env)" from deploy`)
+				pr.bad = append(pr.bad, "deny example removed")
+				continue
+			}
+			if ggContains(l.denyExamples, "Edit(secrets/key.pem)") {
+				continue
+			}
+			l.denyExamples = append(l.denyExamples, "Edit(secrets/key.pem)")
+			op("narrowing: deny example added", `add the deny example "Edit(secrets/key.pem)" to deploy`)
 		}
 	}
 	if len(pr.ops) == 0 {

@@ -15,9 +15,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
+	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/lint"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
@@ -83,6 +84,11 @@ func Run(repo *gitx.Repo, opt Options) (*Report, error) {
 	if opt.ProjRel == "" {
 		opt.ProjRel = ".gitwarrant"
 	}
+	// the gate reads a few dozen packed objects, many deep in delta
+	// chains: git reads them (gitx/batch.go)
+	if repo.StartBatch() {
+		defer repo.StopBatch()
+	}
 	baseC, err := repo.ResolveCommit(opt.Base)
 	if err != nil {
 		return nil, fmt.Errorf("base: %w (in CI, fetch the base branch; locally, e.g. --base origin/main)", err)
@@ -91,29 +97,42 @@ func Run(repo *gitx.Repo, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("head: %w", err)
 	}
-	mb, err := repo.MergeBase(baseC.String(), headC.String())
-	if err != nil {
+	// git walks the history while head's record is listed
+	type rangeResult struct {
+		mb      string
+		commits []gitx.RangeCommit
+		err     error
+	}
+	ranged := make(chan rangeResult, 1)
+	go func() {
+		mb, commits, err := repo.MergeBaseRange(baseC.String(), headC.String())
+		ranged <- rangeResult{mb, commits, err}
+	}()
+	hl, herr := layout(repo, headC, opt.ProjRel)
+	rr := <-ranged
+	mb, commits := rr.mb, rr.commits
+	if rr.err != nil {
 		if repo.IsShallow() {
 			return nil, ErrShallow
 		}
-		return nil, fmt.Errorf("%s and %s share no history, so there is nothing to compare against: %v", opt.Base, opt.Head, err)
+		return nil, fmt.Errorf("%s and %s share no history, so there is nothing to compare against: %v", opt.Base, opt.Head, rr.err)
+	}
+	if herr != nil {
+		return nil, herr
 	}
 	r := &Report{Base: opt.Base, Head: opt.Head, MergeBase: mb, HeadCommit: headC.String(), Strict: opt.Strict}
 	bl, err := layout(repo, plumbing.NewHash(mb), opt.ProjRel)
 	if err != nil {
 		return nil, err
 	}
-	hl, err := layout(repo, headC, opt.ProjRel)
+	amends, err := r.chains(repo, opt.ProjRel, plumbing.NewHash(mb), bl, hl)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.warrants(repo, opt, mb, headC.String(), bl, hl); err != nil {
+	if err := r.warrants(repo, opt, mb, headC.String(), amends); err != nil {
 		return nil, err
 	}
-	if err := r.chains(repo, opt.ProjRel, plumbing.NewHash(mb), bl, hl); err != nil {
-		return nil, err
-	}
-	if err := r.pins(repo, opt.ProjRel, mb, headC.String()); err != nil {
+	if err := r.pins(repo, opt.ProjRel, commits); err != nil {
 		return nil, err
 	}
 	if err := r.lint(repo, opt.ProjRel, plumbing.NewHash(mb), headC); err != nil {
@@ -126,9 +145,10 @@ func Run(repo *gitx.Repo, opt Options) (*Report, error) {
 }
 
 // warrants is the semantic diff from the merge base to head, each
-// widening covered only by an amend past the base's end of its chain and
-// verified against the merge base's allowed_signers.
-func (r *Report) warrants(repo *gitx.Repo, opt Options, mb, head string, bl, hl map[string][]piece) error {
+// widening covered only by an amend past the base's end of its chain
+// (amends: what the chain check found new, chain by chain) and verified
+// against the merge base's allowed_signers.
+func (r *Report) warrants(repo *gitx.Repo, opt Options, mb, head string, amends map[string][]chain.Entry) error {
 	base, err := warrantdiff.FromRev(repo, opt.ProjRel, mb)
 	if err != nil {
 		return err
@@ -143,27 +163,17 @@ func (r *Report) warrants(repo *gitx.Repo, opt Options, mb, head string, bl, hl 
 		return fmt.Errorf("the merge base's allowed_signers cannot be read, so no amend can be verified: %w", err)
 	}
 	r.Changes = warrantdiff.Compare(base, hs)
-	found, err := warrantdiff.NewAmends(repo, base, hs, signers)
-	if err != nil {
-		return err
-	}
-	// A chain migrated from one file in base to a folder in head: its
-	// folder holds base's entries again, which are not new.
-	baseLast, err := migratedLengths(repo, bl, hl)
-	if err != nil {
-		return err
-	}
-	kept := found[:0]
-	for _, f := range found {
-		if f.Entry.Seq <= baseLast[f.Chain] {
-			continue
+	var found []warrantdiff.Found
+	for _, w := range slices.Sorted(maps.Keys(amends)) {
+		for _, e := range amends[w] {
+			f := warrantdiff.CheckAmend(w, e, signers)
+			if opt.RequireUserPresence && f.Verified != nil && !securityKey(signers, f.Verified.Line) {
+				f.Verified, f.Err = nil, errors.New("not signed by a FIDO key with user presence (require-user-presence)")
+			}
+			found = append(found, f)
 		}
-		if opt.RequireUserPresence && f.Verified != nil && !securityKey(signers, f.Verified.Line) {
-			f.Verified, f.Err = nil, errors.New("not signed by a FIDO key with user presence (require-user-presence)")
-		}
-		kept = append(kept, f)
 	}
-	warrantdiff.Attach(r.Changes, kept)
+	warrantdiff.Attach(r.Changes, found)
 	r.Summary = warrantdiff.Summarize(r.Changes)
 	for _, e := range base.Errors {
 		r.LoopErrors = append(r.LoopErrors, e.Error())
@@ -180,34 +190,11 @@ func securityKey(as *sign.AllowedSigners, line int) bool {
 	return false
 }
 
-// migratedLengths is the last seq at the merge base of each chain kept
-// as one file there and as a folder in head.
-func migratedLengths(repo *gitx.Repo, bl, hl map[string][]piece) (map[string]int64, error) {
-	out := map[string]int64{}
-	for w, ps := range bl {
-		if !hasSingle(ps) || len(hl[w]) == 0 || hasSingle(hl[w]) {
-			continue
-		}
-		n, _, err := (&chainSide{repo: repo, pieces: clonePieces(ps)}).last()
-		if err != nil {
-			return nil, err
-		}
-		out[w] = n
-	}
-	return out, nil
-}
-
-func hasSingle(ps []piece) bool {
-	for _, p := range ps {
-		if p.single {
-			return true
-		}
-	}
-	return false
-}
-
-// chains compares every chain of the merge base and head.
-func (r *Report) chains(repo *gitx.Repo, projRel string, mb plumbing.Hash, bl, hl map[string][]piece) error {
+// chains compares every chain of the merge base and head, and returns
+// the amend entries new in head, by chain. A chain kept as one file at the
+// merge base and as a folder in head (migrated) holds the merge base's
+// entries again in its folder; only those past its end are new.
+func (r *Report) chains(repo *gitx.Repo, projRel string, mb plumbing.Hash, bl, hl map[string][]piece) (map[string][]chain.Entry, error) {
 	names := map[string]bool{}
 	for w := range bl {
 		names[w] = true
@@ -215,23 +202,22 @@ func (r *Report) chains(repo *gitx.Repo, projRel string, mb plumbing.Hash, bl, h
 	for w := range hl {
 		names[w] = true
 	}
-	sorted := make([]string, 0, len(names))
-	for w := range names {
-		sorted = append(sorted, w)
-	}
-	sort.Strings(sorted)
-	for _, w := range sorted {
-		res, f, err := compareChain(repo, w, clonePieces(bl[w]), clonePieces(hl[w]))
+	amends := map[string][]chain.Entry{}
+	for _, w := range slices.Sorted(maps.Keys(names)) {
+		res, f, as, err := compareChain(repo, w, clonePieces(bl[w]), clonePieces(hl[w]))
 		if err != nil {
-			return fmt.Errorf("chain %s: %w", w, err)
+			return nil, fmt.Errorf("chain %s: %w", w, err)
 		}
 		r.Chains = append(r.Chains, res)
+		if len(as) > 0 {
+			amends[w] = as
+		}
 		if f != nil {
 			f.Commit = r.breakingCommit(repo, projRel, w, bl[w], mb)
 			r.Findings = append(r.Findings, *f)
 		}
 	}
-	return nil
+	return amends, nil
 }
 
 // breakingCommit is the first commit of the pull request at which chain
@@ -247,7 +233,7 @@ func (r *Report) breakingCommit(repo *gitx.Repo, projRel, w string, basePs []pie
 		if err != nil {
 			continue
 		}
-		if _, f, err := compareChain(repo, w, clonePieces(basePs), hl[w]); err == nil && f != nil {
+		if _, f, _, err := compareChain(repo, w, clonePieces(basePs), hl[w]); err == nil && f != nil {
 			return c
 		}
 	}
@@ -258,38 +244,29 @@ func clonePieces(ps []piece) []piece { return append([]piece(nil), ps...) }
 
 // pins checks every Warrant-Head trailer of the pull request's commits:
 // the chain it names must hold that head at that commit.
-func (r *Report) pins(repo *gitx.Repo, projRel, mb, head string) error {
-	out, err := repo.Git("log", "--format=%H%x00%(trailers:key="+gitx.HeadTrailer+",valueonly,unfold,separator=%x1f)%x1e", mb+".."+head)
-	if err != nil {
-		return err
-	}
-	layouts := map[string]map[string][]piece{}
-	for _, rec := range strings.Split(string(out), "\x1e") {
-		commit, vals, ok := strings.Cut(strings.TrimSpace(rec), "\x00")
-		if !ok || strings.TrimSpace(vals) == "" {
-			continue
-		}
-		for _, v := range strings.Split(vals, "\x1f") {
+func (r *Report) pins(repo *gitx.Repo, projRel string, commits []gitx.RangeCommit) error {
+	for _, c := range commits {
+		var ls map[string][]piece
+		for _, v := range c.Pins {
 			f := strings.Fields(v)
 			if len(f) != 2 || !strings.HasPrefix(f[1], "sha256:") {
-				r.Findings = append(r.Findings, ChainFinding{Commit: commit, Reason: ReasonPin,
+				r.Findings = append(r.Findings, ChainFinding{Commit: c.ID, Reason: ReasonPin,
 					Detail: fmt.Sprintf("the %s trailer %q is not \"<chain path> sha256:<hash>\"", gitx.HeadTrailer, v)})
 				continue
 			}
 			w := pinWriter(projRel, f[0])
-			ls, ok := layouts[commit]
-			if !ok {
-				if ls, err = layout(repo, plumbing.NewHash(commit), projRel); err != nil {
+			if ls == nil {
+				var err error
+				if ls, err = layout(repo, plumbing.NewHash(c.ID), projRel); err != nil {
 					return err
 				}
-				layouts[commit] = ls
 			}
 			held, err := holdsHash(repo, ls[w], f[1])
 			if err != nil {
 				return err
 			}
 			if !held {
-				r.Findings = append(r.Findings, ChainFinding{Chain: w, Commit: commit, Reason: ReasonPin, Path: f[0],
+				r.Findings = append(r.Findings, ChainFinding{Chain: w, Commit: c.ID, Reason: ReasonPin, Path: f[0],
 					Detail: fmt.Sprintf("the commit pins %s, which the chain at this commit does not hold (rewritten or truncated)", f[1])})
 			}
 		}

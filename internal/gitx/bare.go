@@ -49,3 +49,65 @@ func (r *Repo) MergeBase(a, b string) (string, error) {
 	}
 	return strings.TrimSpace(string(out)), nil
 }
+
+// RangeCommit is one commit of a change, with the values of its
+// Warrant-Head trailers.
+type RangeCommit struct {
+	ID   string
+	Pins []string
+}
+
+// MergeBaseRange returns the merge base of base and head and the commits
+// of head not in base (merge-base..head), each with its Warrant-Head
+// trailer values, newest first, in one `git log --boundary head ^base`
+// when it can: the commits of head not in base are those of
+// merge-base..head when the merge base is unique, and a single boundary
+// commit is then that merge base (every common ancestor is reachable from
+// it). Several boundaries (the change merged the base branch, a
+// criss-cross), or none, leave the answer to `git merge-base` and a second
+// `git log` (docs/ci.md#what-is-compared).
+func (r *Repo) MergeBaseRange(base, head string) (string, []RangeCommit, error) {
+	out, err := r.Git("log", "--boundary", rangeFormat, head, "^"+base, "--")
+	if err != nil {
+		return "", nil, err
+	}
+	commits, boundary := parseRange(out)
+	switch {
+	case len(commits) == 0:
+		return head, nil, nil // head is base or one of its ancestors
+	case len(boundary) == 1:
+		return boundary[0], commits, nil
+	}
+	mb, err := r.MergeBase(base, head)
+	if err != nil {
+		return "", nil, err
+	}
+	if out, err = r.Git("log", rangeFormat, mb+".."+head, "--"); err != nil {
+		return "", nil, err
+	}
+	commits, _ = parseRange(out)
+	return mb, commits, nil
+}
+
+// rangeFormat: a boundary mark, the id and the trailer values, NUL, US
+// and RS separated.
+const rangeFormat = "--format=%m%H%x00%(trailers:key=" + HeadTrailer + ",valueonly,unfold,separator=%x1f)%x1e"
+
+func parseRange(out []byte) (commits []RangeCommit, boundary []string) {
+	for _, rec := range strings.Split(string(out), "\x1e") {
+		id, vals, ok := strings.Cut(strings.TrimSpace(rec), "\x00")
+		if !ok || len(id) < 2 {
+			continue
+		}
+		if id[0] == '-' {
+			boundary = append(boundary, id[1:])
+			continue
+		}
+		c := RangeCommit{ID: strings.TrimLeft(id, "<>")}
+		if strings.TrimSpace(vals) != "" {
+			c.Pins = strings.Split(vals, "\x1f")
+		}
+		commits = append(commits, c)
+	}
+	return commits, boundary
+}

@@ -5,14 +5,41 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // ReadBlobs reads blobs by id with one `git cat-file --batch` process
 // (ids may repeat; each is read once). Ids Git does not have are absent
 // from the result: a loop file checked but never committed leaves none.
 func (r *Repo) ReadBlobs(ids []string) (map[string][]byte, error) {
+	return r.ReadBlobsEach(ids, nil)
+}
+
+// ReadBlobsEach is ReadBlobs that also calls fn on each blob as it
+// arrives from git (when StartBatch is on; after all are read otherwise),
+// so that work on the first can start while git reads the rest.
+func (r *Repo) ReadBlobsEach(ids []string, fn func(id string, data []byte)) (map[string][]byte, error) {
+	if b := r.batch; b != nil && !slices.ContainsFunc(ids, func(id string) bool { return !plumbing.IsHash(id) }) {
+		seen := map[string]bool{}
+		uniq := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { d := seen[id]; seen[id] = true; return d })
+		if out, ok := b.blobs(uniq, fn); ok {
+			return out, nil
+		}
+	}
+	out, err := r.readBlobs(ids)
+	if err == nil && fn != nil {
+		for id, b := range out {
+			fn(id, b)
+		}
+	}
+	return out, err
+}
+
+func (r *Repo) readBlobs(ids []string) (map[string][]byte, error) {
 	var in bytes.Buffer
 	seen := map[string]bool{}
 	var order []string

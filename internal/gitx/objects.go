@@ -77,6 +77,11 @@ func (r *Repo) readObject(h plumbing.Hash) (string, []byte, error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return typ, data, err
 	}
+	if b := r.batch; b != nil {
+		if typ, data, ok, err := b.get(h); ok {
+			return typ, data, err
+		}
+	}
 	typ, data, err = r.readPacked(h)
 	if err == nil {
 		return typ, data, nil
@@ -104,11 +109,7 @@ func readLoose(path string, h plumbing.Hash) (string, []byte, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	zr, err := zlib.NewReader(bytes.NewReader(raw))
-	if err != nil {
-		return "", nil, fmt.Errorf("loose object %s: %w — the object store is damaged; run `git fsck`", path, err)
-	}
-	all, err := io.ReadAll(zr)
+	all, err := inflateLoose(raw)
 	if err != nil {
 		return "", nil, fmt.Errorf("loose object %s: %w — the object store is damaged; run `git fsck`", path, err)
 	}
@@ -120,6 +121,31 @@ func readLoose(path string, h plumbing.Hash) (string, []byte, error) {
 		return "", nil, fmt.Errorf("loose object %s hashes to %s — the object store is damaged; run `git fsck`", path, got)
 	}
 	return typ, data, nil
+}
+
+// zlibReaders reuses decompressors: each holds about 40 KB of state, and
+// the warrant diff reads a hundred small loop files.
+var zlibReaders sync.Pool
+
+func inflateLoose(raw []byte) ([]byte, error) {
+	src := bytes.NewReader(raw)
+	zr, _ := zlibReaders.Get().(io.ReadCloser)
+	var err error
+	if zr == nil {
+		zr, err = zlib.NewReader(src)
+	} else {
+		err = zr.(zlib.Resetter).Reset(src, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer zlibReaders.Put(zr)
+	// a loose object inflates to a few times its size; grow from there
+	buf := bytes.NewBuffer(make([]byte, 0, 4*len(raw)+64))
+	if _, err := buf.ReadFrom(zr); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // splitHeader splits "<type> <size>\x00<content>".

@@ -44,7 +44,9 @@ type Repo struct {
 	// --git-common-dir`); equal to GitDir except in linked worktrees.
 	CommonDir string
 
-	packs packs // pack indexes, loaded on the first object not found loose
+	packs    packs     // pack indexes, loaded on the first object not found loose
+	revtrees revtrees  // trees DirAt has read (revtree.go)
+	batch    *catBatch // packed objects read through git (batch.go)
 }
 
 // Discover finds the repository whose work tree contains dir, walking up.

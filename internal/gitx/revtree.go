@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -87,17 +88,21 @@ func (r *Repo) resolveFast(rev string) (plumbing.Hash, error) {
 // DirAt returns the entries of directory dir (slash-separated, relative to
 // the root) in commit c's tree, name → object id; a missing directory is
 // empty.
+//
+// Trees and commits read here are kept for the Repo's life (revtrees):
+// the CI gate and the warrant diff list the same directories of the same
+// two revisions several times, and a tree deep in a pack's delta chain
+// costs milliseconds to rebuild.
 func (r *Repo) DirAt(c plumbing.Hash, dir string) (map[string]string, error) {
-	ci, err := r.readCommit(c)
+	h, err := r.rootTree(c)
 	if err != nil {
 		return nil, err
 	}
-	h := ci.TreeHash
 	for _, part := range strings.Split(strings.Trim(dir, "/"), "/") {
 		if part == "" || part == "." {
 			continue
 		}
-		es, err := r.treeEntries(h)
+		es, err := r.cachedTree(h)
 		if err != nil {
 			return nil, err
 		}
@@ -107,7 +112,7 @@ func (r *Repo) DirAt(c plumbing.Hash, dir string) (map[string]string, error) {
 		}
 		h = next
 	}
-	es, err := r.treeEntries(h)
+	es, err := r.cachedTree(h)
 	if err != nil {
 		return map[string]string{}, nil // a file where the directory should be
 	}
@@ -189,4 +194,52 @@ func (r *Repo) looseSize(id string) (int64, error) {
 	}
 	rc.Close()
 	return n, nil
+}
+
+// revtrees caches what DirAt reads: commit → root tree, tree → entries.
+// The maps it holds are never modified once stored.
+type revtrees struct {
+	mu    sync.Mutex
+	roots map[plumbing.Hash]plumbing.Hash
+	trees map[plumbing.Hash]map[string]plumbing.Hash
+}
+
+func (r *Repo) rootTree(c plumbing.Hash) (plumbing.Hash, error) {
+	r.revtrees.mu.Lock()
+	h, ok := r.revtrees.roots[c]
+	r.revtrees.mu.Unlock()
+	if ok {
+		return h, nil
+	}
+	ci, err := r.readCommit(c)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	r.revtrees.mu.Lock()
+	if r.revtrees.roots == nil {
+		r.revtrees.roots = map[plumbing.Hash]plumbing.Hash{}
+	}
+	r.revtrees.roots[c] = ci.TreeHash
+	r.revtrees.mu.Unlock()
+	return ci.TreeHash, nil
+}
+
+func (r *Repo) cachedTree(h plumbing.Hash) (map[string]plumbing.Hash, error) {
+	r.revtrees.mu.Lock()
+	es, ok := r.revtrees.trees[h]
+	r.revtrees.mu.Unlock()
+	if ok {
+		return es, nil
+	}
+	es, err := r.treeEntries(h)
+	if err != nil {
+		return nil, err
+	}
+	r.revtrees.mu.Lock()
+	if r.revtrees.trees == nil {
+		r.revtrees.trees = map[plumbing.Hash]map[string]plumbing.Hash{}
+	}
+	r.revtrees.trees[h] = es
+	r.revtrees.mu.Unlock()
+	return es, nil
 }

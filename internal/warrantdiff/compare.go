@@ -82,6 +82,7 @@ func Compare(base, head *Snapshot) []Change {
 	if maps.Equal(base.blobs, head.blobs) {
 		return append(out, compareSigners(base.Signers, head.Signers)...)
 	}
+	prefetchParents(base, head)
 	for _, n := range sorted {
 		switch {
 		case head.Has(n) && (!base.Has(n) || base.blobs[n] != head.blobs[n]) && head.Loop(n) == nil:

@@ -59,12 +59,7 @@ func NewAmends(repo *gitx.Repo, base, head *Snapshot, signers *sign.AllowedSigne
 			if err != nil || e.Kind != chain.KindAmend {
 				return nil // the chain's own verification reports broken lines
 			}
-			f := Found{Chain: name, Entry: e}
-			f.Amend, f.Err = amend.FromEntry(e)
-			if f.Err == nil {
-				f.Verified, f.Err = amend.Verify(e, name, signers)
-			}
-			out = append(out, f)
+			out = append(out, CheckAmend(name, e, signers))
 			return nil
 		}
 	}
@@ -94,6 +89,17 @@ func NewAmends(repo *gitx.Repo, base, head *Snapshot, signers *sign.AllowedSigne
 		}
 	}
 	return out, nil
+}
+
+// CheckAmend reads amend entry e of chain name and verifies its signature
+// against signers.
+func CheckAmend(name string, e chain.Entry, signers *sign.AllowedSigners) Found {
+	f := Found{Chain: name, Entry: e}
+	f.Amend, f.Err = amend.FromEntry(e)
+	if f.Err == nil {
+		f.Verified, f.Err = amend.Verify(e, name, signers)
+	}
+	return f
 }
 
 // Attach fills each widening's Cover from the amends that sign it: same

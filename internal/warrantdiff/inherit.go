@@ -3,7 +3,9 @@ package warrantdiff
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"regexp"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -38,12 +40,73 @@ func (s *Snapshot) parentName(name string) string {
 	}
 	p := ""
 	if b, err := s.bytesOf(name); err == nil {
-		if m := extendsRE().FindSubmatch(frontmatter(b)); m != nil {
-			p = string(m[1])
-		}
+		p = parentIn(b)
 	}
 	s.parents[id] = p
 	return p
+}
+
+// parentIn is the parent a loop file's `extends:` line names, or "".
+func parentIn(b []byte) string {
+	if m := extendsRE().FindSubmatch(frontmatter(b)); m != nil {
+		return string(m[1])
+	}
+	return ""
+}
+
+// prefetchParents reads the parent of every loop file of base and head
+// not known yet, the files read in parallel: an unchanged loop is never
+// parsed, but whether it inherits a change depends on its `extends:` line,
+// and reading a hundred small files one after the other is most of a
+// diff's time. base and head share their parents map (Compare).
+func prefetchParents(base, head *Snapshot) {
+	type job struct {
+		s    *Snapshot
+		name string
+		id   string
+		b    []byte
+		err  error
+		p    string
+	}
+	var jobs []*job
+	seen := map[string]bool{}
+	for _, s := range []*Snapshot{head, base} {
+		for _, n := range slices.Sorted(maps.Keys(s.blobs)) {
+			id := s.blobs[n]
+			if _, ok := s.parents[id]; ok || seen[id] {
+				continue
+			}
+			seen[id] = true
+			jobs = append(jobs, &job{s: s, name: n, id: id})
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(jobs))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(jobs); i += workers {
+				j := jobs[i]
+				if b, ok := j.s.data[j.name]; ok {
+					j.b = b
+				} else {
+					j.b, j.err = j.s.repo.Blob(j.id)
+				}
+				if j.err == nil {
+					j.p = parentIn(j.b)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, j := range jobs {
+		if j.err != nil {
+			continue // parentName reads it again and sees the error
+		}
+		j.s.parents[j.id] = j.p
+		j.s.data[j.name] = j.b
+	}
 }
 
 // ancestors lists name's parents, nearest first (cut at a cycle or at
