@@ -13,28 +13,30 @@ build_both() {
 }
 
 # ratio_table <csv> <baseline name> <aim>…: a Markdown table of every
-# command's mean, σ and ratio to the baseline, then one line per aim.
-# An aim is "name|reference|limit": name's mean / reference's mean must be
-# under limit (e.g. "check --no-record|git rev-parse HEAD|2").
+# command's median, mean, σ and ratio of medians to the baseline, then one
+# line per aim. An aim is "name|reference|limit": name's median /
+# reference's median must be under limit (e.g. "check --no-record|git
+# rev-parse HEAD|2"). Medians, because one stall of a shared machine moves
+# a mean far more than a median.
 ratio_table() {
   csv=$1 base=$2
   shift 2
   awk -F, -v base="$base" -v aims="$(printf '%s\n' "$@")" '
     NR == 1 { next }
-    { name[NR] = $1; mean[$1] = $2 * 1000; sd[$1] = $3 * 1000; order[++n] = $1 }
+    { name[NR] = $1; mean[$1] = $2 * 1000; sd[$1] = $3 * 1000; med[$1] = $4 * 1000; order[++n] = $1 }
     END {
-      printf "\n| command | mean ms | σ ms | × %s |\n|---|---:|---:|---:|\n", base
+      printf "\n| command | median ms | mean ms | σ ms | × %s (medians) |\n|---|---:|---:|---:|---:|\n", base
       for (i = 1; i <= n; i++) {
         c = order[i]
-        printf "| %s | %.2f | %.2f | %.2f× |\n", c, mean[c], sd[c], (mean[base] > 0 ? mean[c] / mean[base] : 0)
+        printf "| %s | %.2f | %.2f | %.2f | %.2f× |\n", c, med[c], mean[c], sd[c], (med[base] > 0 ? med[c] / med[base] : 0)
       }
       printf "\n"
       k = split(aims, lines, "\n")
       for (i = 1; i <= k; i++) {
         if (lines[i] == "") continue
         split(lines[i], a, "|")
-        if (!(a[1] in mean) || !(a[2] in mean)) continue
-        r = mean[a[1]] / mean[a[2]]
+        if (!(a[1] in med) || !(a[2] in med)) continue
+        r = med[a[1]] / med[a[2]]
         printf "aim: %-34s / %-26s = %.2f (limit %s) %s\n", a[1], a[2], r, a[3], (r < a[3] ? "MET" : "MISSED")
       }
     }' "$csv"

@@ -31,8 +31,9 @@ func VerifyParallel(r io.Reader, path string, first int64, prev string) *Report 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			f := newFastHasher()
 			for b := range work {
-				b.res = hashLines(b.data, b.last)
+				b.res = hashLines(f, b.data, b.last)
 				close(b.done)
 			}
 		}()
@@ -125,8 +126,8 @@ type lineResult struct {
 
 // hashLines verifies each line of a block against its own prev; last says
 // the block ends the stream (its last line may lack a newline).
-func hashLines(data []byte, last bool) []lineResult {
-	var out []lineResult
+func hashLines(f *fastHasher, data []byte, last bool) []lineResult {
+	out := make([]lineResult, 0, len(data)/400+1)
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
 		line, terminated := data, false
@@ -134,6 +135,10 @@ func hashLines(data []byte, last bool) []lineResult {
 			line, terminated, data = data[:i], true, data[i+1:]
 		} else {
 			data = nil
+		}
+		if fe, ok := f.verify(line); ok && len(line) <= MaxLine {
+			out = append(out, lineResult{seq: fe.seq, prev: string(fe.prev), hash: string(fe.hash), terminated: terminated})
+			continue
 		}
 		out = append(out, hashLine(line, terminated))
 	}
