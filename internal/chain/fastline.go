@@ -220,49 +220,103 @@ func (s *canonScanner) value(depth int) bool {
 	return false
 }
 
-// str reads a string escaped exactly as writeJSString escapes it.
+// str reads a string escaped exactly as writeJSString escapes it. Runs
+// without escapes are found with bytes.IndexByte, which is vectorised.
 func (s *canonScanner) str() bool {
 	s.pos++ // the opening quote
-	for s.pos < len(s.b) {
-		c := s.b[s.pos]
-		switch {
-		case c == '"':
-			s.pos++
-			return true
-		case c < 0x20:
-			return false
-		case c == '\\':
-			if s.pos+1 >= len(s.b) {
-				return false
-			}
-			switch s.b[s.pos+1] {
-			case '"', '\\', 'b', 'f', 'n', 'r', 't':
-				s.pos += 2
-				continue
-			case 'u':
-				if s.pos+6 > len(s.b) || s.b[s.pos+2] != '0' || s.b[s.pos+3] != '0' || (s.b[s.pos+4] != '0' && s.b[s.pos+4] != '1') {
-					return false
-				}
-				lo := s.b[s.pos+5]
-				v := 0
-				switch {
-				case lo >= '0' && lo <= '9':
-					v = int(lo - '0')
-				case lo >= 'a' && lo <= 'f':
-					v = int(lo-'a') + 10
-				default:
-					return false
-				}
-				v += 16 * int(s.b[s.pos+4]-'0')
-				if v == '\b' || v == '\t' || v == '\n' || v == '\f' || v == '\r' {
-					return false // these have short forms
-				}
-				s.pos += 6
-				continue
-			}
+	for {
+		q := bytes.IndexByte(s.b[s.pos:], '"')
+		if q < 0 {
 			return false
 		}
-		s.pos++
+		run := s.b[s.pos : s.pos+q]
+		bs := bytes.IndexByte(run, '\\')
+		if bs >= 0 {
+			run = run[:bs]
+		}
+		for _, c := range run {
+			if c < 0x20 {
+				return false
+			}
+		}
+		if bs < 0 {
+			s.pos += q + 1
+			return true
+		}
+		s.pos += bs
+		if !s.escape() {
+			return false
+		}
+	}
+}
+
+// escape reads one escape at pos, as writeJSString writes it: the short
+// forms, and \u00xx in lowercase for the other control characters only.
+func (s *canonScanner) escape() bool {
+	if s.pos+1 >= len(s.b) {
+		return false
+	}
+	switch s.b[s.pos+1] {
+	case '"', '\\', 'b', 'f', 'n', 'r', 't':
+		s.pos += 2
+		return true
+	case 'u':
+		if s.pos+6 > len(s.b) || s.b[s.pos+2] != '0' || s.b[s.pos+3] != '0' || (s.b[s.pos+4] != '0' && s.b[s.pos+4] != '1') {
+			return false
+		}
+		lo := s.b[s.pos+5]
+		v := 0
+		switch {
+		case lo >= '0' && lo <= '9':
+			v = int(lo - '0')
+		case lo >= 'a' && lo <= 'f':
+			v = int(lo-'a') + 10
+		default:
+			return false
+		}
+		v += 16 * int(s.b[s.pos+4]-'0')
+		if v == '\b' || v == '\t' || v == '\n' || v == '\f' || v == '\r' {
+			return false // these have short forms
+		}
+		s.pos += 6
+		return true
 	}
 	return false
+}
+
+// DecodeEntry is ParseEntry without the generic map, for readers that
+// only show entries (`record log`): a canonical line whose members are
+// all the typed fields, with plain values, is read straight into the
+// Entry; any other line is read by ParseEntry, so the result is the same.
+func DecodeEntry(line []byte) (Entry, error) {
+	if e, ok := decodePlain(line); ok {
+		return e, nil
+	}
+	e, _, err := ParseEntry(line)
+	return e, err
+}
+
+func decodePlain(line []byte) (e Entry, ok bool) {
+	if !utf8.Valid(line) {
+		return e, false
+	}
+	s := canonScanner{b: line}
+	if !s.object(0, func(key []byte, _, valFrom, valTo, _ int) bool {
+		val := line[valFrom:valTo]
+		if string(key) == "seq" {
+			n, ok := plainSeq(val)
+			e.Seq = n
+			return ok
+		}
+		p := e.stringField(string(key))
+		v := plainString(val)
+		if p == nil || v == nil || (len(v) == 0 && !isRequired(string(key)) && string(key) != "hash") {
+			return false // an extra field, an escape, or an empty optional one (kept in Extra)
+		}
+		*p = string(v)
+		return true
+	}) || s.pos != len(line) || e.Seq == 0 {
+		return Entry{}, false
+	}
+	return e, true
 }

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -79,5 +80,35 @@ func sameAsFullPath(t *testing.T, line []byte, fe fastEntry) {
 	}
 	if !bytes.Equal(line, bytes.TrimSpace(line)) {
 		t.Fatalf("fast path vouched for a line with spaces around it")
+	}
+}
+
+// FuzzDecodeEntry: DecodeEntry gives what ParseEntry gives, for any line.
+func FuzzDecodeEntry(f *testing.F) {
+	_, lines := buildRecord(f, 2)
+	for _, l := range lines {
+		f.Add([]byte(l))
+	}
+	for _, l := range strings.Split(string(trickySeed(f)), "\n") {
+		f.Add([]byte(l))
+	}
+	f.Add([]byte(`{"hash":"","kind":"check","loop":"","prev":"p","rule":"","seq":3,"ts":"t"}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		want, _, werr := ParseEntry(line)
+		got, gerr := DecodeEntry(line)
+		if (werr == nil) != (gerr == nil) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("DecodeEntry(%s) = %+v, %v; ParseEntry: %+v, %v", line, got, gerr, want, werr)
+		}
+	})
+}
+
+// TestDecodeEntryTakesWrittenLines: the lines Append writes take the
+// direct path.
+func TestDecodeEntryTakesWrittenLines(t *testing.T) {
+	_, lines := buildRecord(t, 3)
+	for _, l := range lines {
+		if _, ok := decodePlain([]byte(l)); !ok {
+			t.Errorf("not decoded directly: %s", l)
+		}
 	}
 }

@@ -41,12 +41,15 @@ func VerifyParallel(r io.Reader, path string, first int64, prev string) *Report 
 	go func() { // reader: blocks cut after a newline, in order
 		defer close(blocks)
 		defer close(work)
-		buf := make([]byte, 0, 1<<20)
+		const blockSize = 1 << 20
+		buf := make([]byte, 0, 2*blockSize)
 		line := 1
 		for {
-			chunk := make([]byte, 1<<20)
-			n, err := io.ReadFull(r, chunk)
-			buf = append(buf, chunk[:n]...)
+			if cap(buf)-len(buf) < blockSize { // a long line: room for more
+				buf = append(make([]byte, 0, len(buf)+2*blockSize), buf...)
+			}
+			n, err := io.ReadFull(r, buf[len(buf):len(buf)+blockSize])
+			buf = buf[:len(buf)+n]
 			eof := err == io.EOF || err == io.ErrUnexpectedEOF
 			if err != nil && !eof {
 				b := &block{line: line, rdErr: err, done: make(chan struct{})}
@@ -68,7 +71,7 @@ func VerifyParallel(r io.Reader, path string, first int64, prev string) *Report 
 			line += bytes.Count(b.data, []byte("\n"))
 			blocks <- b
 			work <- b
-			buf = append(make([]byte, 0, 1<<20), buf[cut:]...)
+			buf = append(make([]byte, 0, 2*blockSize), buf[cut:]...) // the block's bytes stay with it
 			if eof {
 				return
 			}

@@ -136,7 +136,8 @@ const chunksPerSegment = SegmentEntries / gitx.SegmentLines
 // bytes are verified instead of inflating the ref's, and need no
 // line-by-line comparison. Anything else — a delta, the ref's tail, a
 // segment that differs — is read from the ref and compared line by line,
-// which names the first entry that differs.
+// which names the first entry that differs. cmp may be nil (`record log`
+// reads the same way, for the same speed).
 func (r *Record) feedRef(cr *gitx.ChainRef, dir string, cover []segFile, w io.Writer, cmp *copyCompare) error {
 	ch, err := r.repo.Chunks(cr)
 	if err != nil {
@@ -154,7 +155,9 @@ func (r *Record) feedRef(cr *gitx.ChainRef, dir string, cover []segFile, w io.Wr
 				if _, err := w.Write(b); err != nil {
 					return err
 				}
-				cmp.matched(s)
+				if cmp != nil {
+					cmp.matched(s)
+				}
 				i += chunksPerSegment
 				continue
 			}
@@ -166,7 +169,9 @@ func (r *Record) feedRef(cr *gitx.ChainRef, dir string, cover []segFile, w io.Wr
 		if _, err := w.Write(b); err != nil {
 			return err
 		}
-		cmp.Write(b)
+		if cmp != nil {
+			cmp.Write(b)
+		}
 		i++
 	}
 	return nil
