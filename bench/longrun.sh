@@ -25,8 +25,9 @@ export GIT_AUTHOR_NAME=sim GIT_AUTHOR_EMAIL=sim@example.com GIT_COMMITTER_NAME=s
 chk() { rc=0; gitwarrant check -q appeal draft "appeal letter $1" >/dev/null || rc=$?; [ $rc -ne 1 ] || { echo "a check was not recorded" >&2; exit 1; }; }
 ms() { echo "$(( ($(date +%s%N) - $1) / 1000000 ))"; }
 hooks() {
-  printf '#!/bin/sh\nexec gitwarrant hook pre-commit\n' > "$1/.git/hooks/pre-commit"
-  printf '#!/bin/sh\nexec gitwarrant hook commit-msg "$1"\n' > "$1/.git/hooks/commit-msg"
+  for h in pre-commit commit-msg; do # what `gitwarrant install` writes
+    sed "s|'@GITWARRANT@'|'$work/gitwarrant'|" "$here/hooks/$h" > "$1/.git/hooks/$h"
+  done
   printf '#!/bin/sh\necho "gc --auto ran in $(pwd)" >> %s/gc.log\n' "$work" > "$1/.git/hooks/pre-auto-gc"
   chmod +x "$1"/.git/hooks/*
 }
