@@ -308,9 +308,46 @@ func decodePlain(line []byte) (e Entry, ok bool) {
 			e.Seq = n
 			return ok
 		}
-		p := e.stringField(string(key))
+		var p *string
+		required := false
+		switch string(key) { // no allocation: a switch on a converted []byte
+		case "ts":
+			p, required = &e.TS, true
+		case "loop":
+			p, required = &e.Loop, true
+		case "kind":
+			p, required = &e.Kind, true
+		case "prev":
+			p, required = &e.Prev, true
+		case "hash":
+			p, required = &e.Hash, true
+		case "action":
+			p = &e.Action
+		case "target":
+			p = &e.Target
+		case "verdict":
+			p = &e.Verdict
+		case "rule":
+			p = &e.Rule
+		case "via":
+			p = &e.Via
+		case "loop_blob":
+			p = &e.LoopBlob
+		case "engine":
+			p = &e.Engine
+		case "saw":
+			p = &e.Saw
+		case "did":
+			p = &e.Did
+		case "skipped":
+			p = &e.Skipped
+		case "stopped":
+			p = &e.Stopped
+		case "note":
+			p = &e.Note
+		}
 		v := plainString(val)
-		if p == nil || v == nil || (len(v) == 0 && !isRequired(string(key)) && string(key) != "hash") {
+		if p == nil || v == nil || (len(v) == 0 && !required) {
 			return false // an extra field, an escape, or an empty optional one (kept in Extra)
 		}
 		*p = string(v)
