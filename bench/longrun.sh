@@ -25,8 +25,9 @@ export GIT_AUTHOR_NAME=sim GIT_AUTHOR_EMAIL=sim@example.com GIT_COMMITTER_NAME=s
 chk() { rc=0; gitwarrant check -q appeal draft "appeal letter $1" >/dev/null || rc=$?; [ $rc -ne 1 ] || { echo "a check was not recorded" >&2; exit 1; }; }
 ms() { echo "$(( ($(date +%s%N) - $1) / 1000000 ))"; }
 hooks() {
-  printf '#!/bin/sh\nexec gitwarrant hook pre-commit\n' > "$1/.git/hooks/pre-commit"
-  printf '#!/bin/sh\nexec gitwarrant hook commit-msg "$1"\n' > "$1/.git/hooks/commit-msg"
+  for h in pre-commit commit-msg; do # what `gitwarrant install` writes
+    sed "s|'@GITWARRANT@'|'$work/gitwarrant'|" "$here/hooks/$h" > "$1/.git/hooks/$h"
+  done
   printf '#!/bin/sh\necho "gc --auto ran in $(pwd)" >> %s/gc.log\n' "$work" > "$1/.git/hooks/pre-auto-gc"
   chmod +x "$1"/.git/hooks/*
 }
@@ -83,13 +84,13 @@ for s in $(seq 1 "$stages"); do
   t=$(date +%s%N); vm=$( { /usr/bin/time -f %M gitwarrant record verify >/dev/null; } 2>&1 | tail -1); tv=$(ms $t)
   t=$(date +%s%N); gitwarrant record log -n 20 >/dev/null; tl=$(ms $t)
   total=$(gitwarrant record verify | awk '/ entries /{for(i=1;i<=NF;i++) if($i=="entries") s+=$(i-1)} END{print s+0}')
-  refsz=$(git rev-list --objects --glob='refs/gitwarrant/*' | git cat-file --batch-check='%(objectsize:disk)' | awk '$1 ~ /^[0-9]+$/ {s+=$1} END {printf "%d\n", s}')
-  brsz=$(git rev-list --objects --branches | git cat-file --batch-check='%(objectsize:disk)' | awk '$1 ~ /^[0-9]+$/ {s+=$1} END {printf "%d\n", s}')
+  refsz=$(git rev-list --objects --glob='refs/gitwarrant/*' | cut -d' ' -f1 | git cat-file --batch-check='%(objectsize:disk)' | awk '$1 ~ /^[0-9]+$/ {s+=$1} END {printf "%d\n", s}')
+  brsz=$(git rev-list --objects --branches | cut -d' ' -f1 | git cat-file --batch-check='%(objectsize:disk)' | awk '$1 ~ /^[0-9]+$/ {s+=$1} END {printf "%d\n", s}')
   echo "| $s | $total | $tc | $tk | $tv | $tl | $((vm / 1024)) | $((brsz / 1048576)) | $((refsz / 1048576)) | $(( (brsz + refsz) / (total > 0 ? total : 1) )) |"
 done
 cd "$a" && git gc -q
-refsz=$(git rev-list --objects --glob='refs/gitwarrant/*' | git cat-file --batch-check='%(objectsize:disk)' | awk '$1 ~ /^[0-9]+$/ {s+=$1} END {printf "%d\n", s}')
-brsz=$(git rev-list --objects --branches | git cat-file --batch-check='%(objectsize:disk)' | awk '$1 ~ /^[0-9]+$/ {s+=$1} END {printf "%d\n", s}')
+refsz=$(git rev-list --objects --glob='refs/gitwarrant/*' | cut -d' ' -f1 | git cat-file --batch-check='%(objectsize:disk)' | awk '$1 ~ /^[0-9]+$/ {s+=$1} END {printf "%d\n", s}')
+brsz=$(git rev-list --objects --branches | cut -d' ' -f1 | git cat-file --batch-check='%(objectsize:disk)' | awk '$1 ~ /^[0-9]+$/ {s+=$1} END {printf "%d\n", s}')
 echo "after git gc: branch objects $((brsz / 1048576)) MB, refs/gitwarrant objects $((refsz / 1048576)) MB, .git $(du -sm .git | cut -f1) MB"
 if [ -s "$work/gc.log" ]; then echo "git gc --auto ran inside user commands: $(wc -l < "$work/gc.log") times"; else echo "git gc --auto never ran inside a user command"; fi
 gitwarrant record verify >/dev/null && echo "record verify: ok"

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,4 +79,31 @@ func BenchmarkTail(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkFastLine is the verify fast path per line, against SHA-256 of
+// the same bytes (what sha256sum does).
+func BenchmarkFastLine(b *testing.B) {
+	data, err := os.ReadFile(writeBenchRecord(b, 2000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+	b.Run("fast", func(b *testing.B) {
+		f := newFastHasher()
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			for _, l := range lines {
+				if _, ok := f.verify(l); !ok {
+					b.Fatal("declined")
+				}
+			}
+		}
+	})
+	b.Run("sha256", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			sha256.Sum256(data)
+		}
+	})
 }

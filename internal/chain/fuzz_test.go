@@ -60,7 +60,7 @@ func checkFieldsRoundTrip(t *testing.T, data []byte, n int) {
 }
 
 // trickySeed is a record of trickyBodies written by Append.
-func trickySeed(f *testing.F) []byte {
+func trickySeed(f testing.TB) []byte {
 	path := filepath.Join(f.TempDir(), "tricky.jsonl")
 	c := &File{Path: path}
 	for _, b := range trickyBodies() {

@@ -31,8 +31,9 @@ func VerifyParallel(r io.Reader, path string, first int64, prev string) *Report 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			f := newFastHasher()
 			for b := range work {
-				b.res = hashLines(b.data, b.last)
+				b.res = hashLines(f, b.data, b.last)
 				close(b.done)
 			}
 		}()
@@ -40,12 +41,15 @@ func VerifyParallel(r io.Reader, path string, first int64, prev string) *Report 
 	go func() { // reader: blocks cut after a newline, in order
 		defer close(blocks)
 		defer close(work)
-		buf := make([]byte, 0, 1<<20)
+		const blockSize = 1 << 20
+		buf := make([]byte, 0, 2*blockSize)
 		line := 1
 		for {
-			chunk := make([]byte, 1<<20)
-			n, err := io.ReadFull(r, chunk)
-			buf = append(buf, chunk[:n]...)
+			if cap(buf)-len(buf) < blockSize { // a long line: room for more
+				buf = append(make([]byte, 0, len(buf)+2*blockSize), buf...)
+			}
+			n, err := io.ReadFull(r, buf[len(buf):len(buf)+blockSize])
+			buf = buf[:len(buf)+n]
 			eof := err == io.EOF || err == io.ErrUnexpectedEOF
 			if err != nil && !eof {
 				b := &block{line: line, rdErr: err, done: make(chan struct{})}
@@ -67,7 +71,7 @@ func VerifyParallel(r io.Reader, path string, first int64, prev string) *Report 
 			line += bytes.Count(b.data, []byte("\n"))
 			blocks <- b
 			work <- b
-			buf = append(make([]byte, 0, 1<<20), buf[cut:]...)
+			buf = append(make([]byte, 0, 2*blockSize), buf[cut:]...) // the block's bytes stay with it
 			if eof {
 				return
 			}
@@ -125,8 +129,8 @@ type lineResult struct {
 
 // hashLines verifies each line of a block against its own prev; last says
 // the block ends the stream (its last line may lack a newline).
-func hashLines(data []byte, last bool) []lineResult {
-	var out []lineResult
+func hashLines(f *fastHasher, data []byte, last bool) []lineResult {
+	out := make([]lineResult, 0, len(data)/400+1)
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
 		line, terminated := data, false
@@ -134,6 +138,10 @@ func hashLines(data []byte, last bool) []lineResult {
 			line, terminated, data = data[:i], true, data[i+1:]
 		} else {
 			data = nil
+		}
+		if fe, ok := f.verify(line); ok && len(line) <= MaxLine {
+			out = append(out, lineResult{seq: fe.seq, prev: string(fe.prev), hash: string(fe.hash), terminated: terminated})
+			continue
 		}
 		out = append(out, hashLine(line, terminated))
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
@@ -158,6 +159,11 @@ func runRecordLog(app *App, o recordLogOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	// A full log allocates a few strings per entry and keeps almost
+	// nothing: with Go's default target the collector runs every few MB.
+	// A larger target halves the CPU at a million entries and keeps peak
+	// memory near 50 MB (bench/record_1m.sh; docs/record.md#reading-the-record).
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	out := bufio.NewWriterSize(app.IO.Out, 64<<10)
 	defer out.Flush()
 	lines := newJSONLines(out)

@@ -16,7 +16,20 @@ import (
 // crash right after the call does not leave an empty file behind
 // (docs/design.md#enforcement-surfaces). A zero mode means 0644. Missing
 // parent directories are created.
-func WriteAtomic(path string, data []byte, mode fs.FileMode) (err error) {
+func WriteAtomic(path string, data []byte, mode fs.FileMode) error {
+	return write(path, data, mode, true)
+}
+
+// WriteReplace is WriteAtomic without the syncs, for files that can be
+// rebuilt from a durable source and sit on a path where a sync costs
+// more than the work (the commit hooks' copies of the record's ref and
+// their notes to each other, docs/record.md#commit-hooks): a reader still
+// sees the old file or the new one, but a crash may lose the new one.
+func WriteReplace(path string, data []byte, mode fs.FileMode) error {
+	return write(path, data, mode, false)
+}
+
+func write(path string, data []byte, mode fs.FileMode, sync bool) (err error) {
 	if mode == 0 {
 		mode = 0o644
 	}
@@ -40,14 +53,19 @@ func WriteAtomic(path string, data []byte, mode fs.FileMode) (err error) {
 	if err = tmp.Chmod(mode); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+	if sync {
+		if err = tmp.Sync(); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
 	}
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err = os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if !sync {
+		return nil
 	}
 	if d, derr := os.Open(dir); derr == nil {
 		_ = d.Sync() // not every file system syncs directories

@@ -2,8 +2,10 @@ package gitx
 
 import (
 	"bytes"
+	"crypto/sha1"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -26,27 +28,73 @@ func (r *Repo) newChunkReader(c *ChainRef) (*chunkReader, error) {
 }
 
 func (cr *chunkReader) chunk(i int64) ([]byte, error) {
+	h, err := cr.id(i)
+	if err != nil {
+		return nil, err
+	}
+	b, err := cr.r.readTyped(h, typeBlob)
+	if err != nil {
+		dir, file := segPath(i)
+		return nil, fmt.Errorf("record segment %s/%s: %w", dir, file, err)
+	}
+	return b, nil
+}
+
+// id is chunk i's blob id, read from the trees alone.
+func (cr *chunkReader) id(i int64) (plumbing.Hash, error) {
 	dir, file := segPath(i)
 	if dir != cr.dirName {
 		sub, ok := cr.root[dir]
 		if !ok {
-			return nil, fmt.Errorf("record tree has no segment %s/%s: the ref was written by hand", dir, file)
+			return plumbing.ZeroHash, fmt.Errorf("record tree has no segment %s/%s: the ref was written by hand", dir, file)
 		}
 		entries, err := cr.r.treeEntries(sub)
 		if err != nil {
-			return nil, err
+			return plumbing.ZeroHash, err
 		}
 		cr.dirName, cr.dir = dir, entries
 	}
 	h, ok := cr.dir[file]
 	if !ok {
-		return nil, fmt.Errorf("record tree has no segment %s/%s: the ref was written by hand", dir, file)
+		return plumbing.ZeroHash, fmt.Errorf("record tree has no segment %s/%s: the ref was written by hand", dir, file)
 	}
-	b, err := cr.r.readTyped(h, typeBlob)
+	return h, nil
+}
+
+// Chunks reads a record ref's content chunk by chunk (SegmentLines lines
+// each), or only the chunks' blob ids, for `record verify`
+// (docs/record.md#verification).
+type Chunks struct {
+	cr *chunkReader
+	// N is the number of chunks.
+	N int64
+}
+
+// Chunks opens the ref's chunks.
+func (r *Repo) Chunks(c *ChainRef) (*Chunks, error) {
+	cr, err := r.newChunkReader(c)
 	if err != nil {
-		return nil, fmt.Errorf("record segment %s/%s: %w", dir, file, err)
+		return nil, err
 	}
-	return b, nil
+	return &Chunks{cr: cr, N: (c.Lines + SegmentLines - 1) / SegmentLines}, nil
+}
+
+// ID is chunk i's blob id (0-based), read from the trees alone.
+func (ch *Chunks) ID(i int64) (plumbing.Hash, error) { return ch.cr.id(i) }
+
+// Read is chunk i's content.
+func (ch *Chunks) Read(i int64) ([]byte, error) { return ch.cr.chunk(i) }
+
+// BlobID is Git's id of a blob holding data: equal ids, equal content.
+func BlobID(data []byte) plumbing.Hash {
+	h := sha1.New()
+	var hdr [32]byte
+	h.Write(strconv.AppendInt(append(hdr[:0], "blob "...), int64(len(data)), 10))
+	h.Write([]byte{0})
+	h.Write(data)
+	var out plumbing.Hash
+	h.Sum(out[:0])
+	return out
 }
 
 // WriteRange writes the ref's lines from..to (1-based, inclusive) to w,

@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 )
@@ -48,6 +49,9 @@ const (
 	typeTree   = "tree"
 	typeCommit = "commit"
 )
+
+// packCacheSize bounds each open pack's cache of inflated objects.
+const packCacheSize = 16 * cache.MiByte
 
 // packs is the lazily loaded set of pack indexes of one repository.
 type packs struct {
@@ -187,7 +191,10 @@ func (p *pack) get(h plumbing.Hash) (string, []byte, error) {
 		if err != nil {
 			return "", nil, err
 		}
-		p.pf = packfile.NewPackfile(p.idx, fsys, f, 0)
+		// go-git's default object cache is 96 MiB per pack; reading a
+		// ref's chunks in order needs far less, and `record verify` and
+		// `record log` must stay under 100 MB (docs/record.md#verification).
+		p.pf = packfile.NewPackfileWithCache(p.idx, fsys, f, cache.NewObjectLRU(packCacheSize), 0)
 	}
 	obj, err := p.pf.Get(h)
 	if err != nil {

@@ -36,7 +36,15 @@ func (r *Repo) SetHeadTrailers(msgFile string, pins []Pin) error {
 	for _, p := range pins {
 		paths[p.Path] = true
 	}
-	if err := os.WriteFile(msgFile, []byte(dropHeadTrailers(string(b), paths)), 0o644); err != nil {
+	msg := dropHeadTrailers(string(b), paths)
+	var add []string
+	for _, p := range pins {
+		add = append(add, fmt.Sprintf("%s: %s %s", HeadTrailer, p.Path, p.Hash))
+	}
+	if out, ok := addTrailers(msg, add); ok && r.plainTrailerConfig() {
+		return os.WriteFile(msgFile, []byte(out), 0o644)
+	}
+	if err := os.WriteFile(msgFile, []byte(msg), 0o644); err != nil {
 		return err
 	}
 	args := []string{"interpret-trailers", "--in-place", "--if-exists", "addIfDifferent"}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 )
 
@@ -172,7 +173,46 @@ func (r *Record) handoffKey() string {
 	return fmt.Sprintf("%d %s", os.Getppid(), r.repo.HeadCommit())
 }
 
+// trailersFile hands the pre-commit hook's pins to the commit-msg shim
+// (hooks/commit-msg), which adds them with `git interpret-trailers`
+// without starting gitwarrant: "<pid> <start time>" of the git process
+// both hooks run under — the start time, read from /proc, makes a reused
+// pid a different process — then one "Warrant-Head: <path> <hash>" line
+// per pin.
+const trailersFile = "commit-trailers"
+
+// parentKey names the git process that runs this hook, or "" where /proc
+// does not say when it started.
+func parentKey() string {
+	ppid := os.Getppid()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", ppid))
+	if err != nil {
+		return ""
+	}
+	s := string(b)
+	i := strings.LastIndex(s, ") ")
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(s[i+2:])
+	if len(f) < 20 {
+		return ""
+	}
+	return fmt.Sprintf("%d %s", ppid, f[19]) // field 22, starttime
+}
+
 func (r *Record) writeHandoff(pins []gitx.Pin, key string) {
+	note := filepath.Join(r.repo.GitDir, stateDir, trailersFile)
+	if pk := parentKey(); pk != "" {
+		var b strings.Builder
+		b.WriteString(pk + "\n")
+		for _, p := range pins {
+			fmt.Fprintf(&b, "%s: %s %s\n", gitx.HeadTrailer, p.Path, p.Hash)
+		}
+		fsx.WriteReplace(note, []byte(b.String()), 0o644)
+	} else {
+		os.Remove(note)
+	}
 	var b strings.Builder
 	b.WriteString(key + "\n")
 	for _, p := range pins {
@@ -180,7 +220,7 @@ func (r *Record) writeHandoff(pins []gitx.Pin, key string) {
 	}
 	path := filepath.Join(r.repo.GitDir, stateDir, handoffFile)
 	if os.MkdirAll(filepath.Dir(path), 0o755) == nil {
-		writeFileAtomic(path, []byte(b.String()))
+		fsx.WriteReplace(path, []byte(b.String()), 0o644)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
@@ -234,30 +235,56 @@ func splitLines(b []byte) [][]byte {
 // Subject is a record commit's first line, naming the entry, e.g.
 // `warrant: check ask send "git push origin main" [appeal] #42`.
 func Subject(e chain.Entry) string {
-	var parts []string
-	parts = append(parts, "warrant:", e.Kind)
+	var b strings.Builder
+	b.Grow(96)
+	b.WriteString("warrant: ")
+	b.WriteString(e.Kind)
 	switch e.Kind {
 	case chain.KindCheck:
-		parts = append(parts, e.Verdict, e.Action, quote(e.Target))
+		b.WriteString(" " + e.Verdict + " " + e.Action + " ")
+		b.WriteString(quote(e.Target))
 	case chain.KindNote:
 		for _, f := range []struct{ k, v string }{{"did", e.Did}, {"saw", e.Saw}, {"skipped", e.Skipped}, {"stopped", e.Stopped}, {"note", e.Note}} {
 			if f.v != "" {
-				parts = append(parts, f.k, quote(f.v))
+				b.WriteString(" " + f.k + " ")
+				b.WriteString(quote(f.v))
 				break
 			}
 		}
 	}
-	parts = append(parts, "["+e.Loop+"]", fmt.Sprintf("#%d", e.Seq))
-	return strings.Join(parts, " ")
+	b.WriteString(" [" + e.Loop + "] #")
+	b.WriteString(strconv.FormatInt(e.Seq, 10))
+	return b.String()
 }
 
-// quote keeps subjects on one short line.
+// quote keeps subjects on one short line. `record log` quotes a field of
+// every entry, so the common case — short, printable ASCII, single
+// spaces — skips the general path, which gives the same result.
 func quote(s string) string {
+	if plainShort(s) {
+		return `"` + s + `"`
+	}
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > 60 {
 		s = string(r[:59]) + "…"
 	}
-	return fmt.Sprintf("%q", s)
+	return strconv.Quote(s)
+}
+
+// plainShort reports whether quote(s) is s in double quotes: at most 60
+// bytes of printable ASCII other than " and \, no leading, trailing or
+// double space.
+func plainShort(s string) bool {
+	if len(s) > 60 || s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || (c == ' ' && s[i+1] == ' ') {
+			return false
+		}
+	}
+	return true
 }
 
 var errDiffer = errors.New("content differs")

@@ -62,3 +62,21 @@ func TestAppendCommitsEachEntryToWriterRef(t *testing.T) {
 		t.Fatalf("verify: %+v", rep)
 	}
 }
+
+// TestQuoteSameAsGeneral: quote's short path gives what the general one
+// does.
+func TestQuoteSameAsGeneral(t *testing.T) {
+	general := func(s string) string {
+		s = strings.Join(strings.Fields(s), " ")
+		if r := []rune(s); len(r) > 60 {
+			s = string(r[:59]) + "…"
+		}
+		return fmt.Sprintf("%q", s)
+	}
+	for _, s := range []string{"", "appeal letter", " lead", "trail ", "two  spaces", "tab\there", `say "hi"`, `back\\slash`,
+		"é accent", strings.Repeat("x", 60), strings.Repeat("x", 61), strings.Repeat("é", 40), "\x7f", "a\nb"} {
+		if got, want := quote(s), general(s); got != want {
+			t.Errorf("quote(%q) = %s, want %s", s, got, want)
+		}
+	}
+}

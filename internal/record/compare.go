@@ -57,6 +57,19 @@ func (c *copyCompare) compareLine(line []byte) {
 	}
 }
 
+// matched tells the compare that the ref's lines s.From..s.To are file s
+// byte for byte (their blob ids agree): nothing to compare line by line.
+func (c *copyCompare) matched(s segFile) {
+	c.line = s.From - 1
+	for c.i < len(c.files) && c.files[c.i].To < s.From {
+		c.closeFile()
+	}
+	if c.i < len(c.files) && c.files[c.i].Name == s.Name {
+		c.i++
+	}
+	c.line = s.To
+}
+
 // closeFile finishes the current file: bytes after its last line are
 // entries the ref does not have.
 func (c *copyCompare) closeFile() {

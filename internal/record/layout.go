@@ -104,12 +104,17 @@ func planSegs(have []segFile, n int64) (segPlan, error) {
 			return p, fmt.Errorf("%s holds entries up to #%d but the ref holds %d", s.Name, s.To, n)
 		}
 	}
+	j := 0 // have is sorted by From, and no file crosses a segment
+	var in []segFile
 	for k := int64(0); k*SegmentEntries < n; k++ {
 		lo, hi := k*SegmentEntries+1, min((k+1)*SegmentEntries, n)
-		var in []segFile
-		for _, s := range have {
-			if s.From >= lo && s.To <= hi {
-				in = append(in, s)
+		for j < len(have) && have[j].From < lo {
+			j++
+		}
+		in = in[:0]
+		for i := j; i < len(have) && have[i].From <= hi; i++ {
+			if have[i].To <= hi {
+				in = append(in, have[i])
 			}
 		}
 		if hi-lo+1 == SegmentEntries {

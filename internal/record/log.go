@@ -79,7 +79,7 @@ func (r *Record) tailMatching(s Source, f LogFilter, n int64) ([]LoggedEntry, er
 		var out []LoggedEntry
 		lines := splitLines(b)
 		for _, l := range lines {
-			e, _, err := chain.ParseEntry(bytes.TrimSuffix(l, []byte("\n")))
+			e, err := chain.DecodeEntry(bytes.TrimSuffix(l, []byte("\n")))
 			if err != nil {
 				return nil, fmt.Errorf("%s: unparsable entry (%v) — run `gitwarrant record verify`", s.Path, err)
 			}
@@ -133,7 +133,7 @@ func (s *streamIter) next() (LoggedEntry, bool, error) {
 			return LoggedEntry{}, false, err
 		}
 		s.line++
-		e, _, perr := chain.ParseEntry(bytes.TrimSuffix(l, []byte("\n")))
+		e, perr := chain.DecodeEntry(bytes.TrimSuffix(l, []byte("\n")))
 		if perr != nil {
 			return LoggedEntry{}, false, fmt.Errorf("%s: line %d: unparsable entry (%v) — run `gitwarrant record verify`", s.path, s.line, perr)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitwarrant/gitwarrant/hooks"
 	"github.com/gitwarrant/gitwarrant/internal/project"
 	"github.com/gitwarrant/gitwarrant/internal/testkit"
 )
@@ -76,19 +77,20 @@ func gw(t testing.TB, dir string, args ...string) (string, int) {
 	return string(out), 0
 }
 
-// installHooks writes hook scripts that run this build of gitwarrant's
-// hook subcommands (the installer itself is tested in internal/install).
+// installHooks writes the hook scripts `gitwarrant install` writes
+// (hooks/), calling this build of gitwarrant (the installer itself is
+// tested in internal/install).
 func installHooks(t testing.TB, dir string) {
 	t.Helper()
 	bin := needBinary(t)
-	hooks := strings.TrimSpace(git(t, dir, "rev-parse", "--git-path", "hooks"))
-	if !filepath.IsAbs(hooks) {
-		hooks = filepath.Join(dir, hooks)
+	dst := strings.TrimSpace(git(t, dir, "rev-parse", "--git-path", "hooks"))
+	if !filepath.IsAbs(dst) {
+		dst = filepath.Join(dir, dst)
 	}
-	os.MkdirAll(hooks, 0o755)
-	for name, args := range map[string]string{"pre-commit": "", "commit-msg": ` "$1"`} {
-		script := fmt.Sprintf("#!/bin/sh\nexec %q hook %s%s\n", bin, name, args)
-		if err := os.WriteFile(filepath.Join(hooks, name), []byte(script), 0o755); err != nil {
+	os.MkdirAll(dst, 0o755)
+	for _, name := range hooks.Names {
+		script, _ := hooks.Shim(name, bin)
+		if err := os.WriteFile(filepath.Join(dst, name), []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}

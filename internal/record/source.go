@@ -129,8 +129,10 @@ func (r *Record) OpenSource(s Source) io.ReadCloser {
 
 // WriteSource writes a source's whole chain to w.
 func (r *Record) WriteSource(s Source, w io.Writer) error {
-	if s.Ref != nil {
-		return r.repo.ChainContent(s.Ref, w)
+	if s.Ref != nil && r.repo != nil {
+		dir := r.WriterDir(s.Name)
+		segs, _, _ := listSegs(dir)
+		return r.feedRef(s.Ref, dir, coverFiles(segs), w, nil)
 	}
 	files := []string{r.abs(s.Path)}
 	if strings.HasSuffix(s.Path, "/") {

@@ -38,6 +38,14 @@ type statusEntry struct {
 // committed file that is unchanged was checked when it was committed
 // (docs/record.md#commit-hooks).
 func (r *Record) recordStatus() ([]statusEntry, error) {
+	if r.recordClean() {
+		return nil, nil
+	}
+	return r.gitStatus()
+}
+
+// gitStatus is recordStatus asked of Git.
+func (r *Record) gitStatus() ([]statusEntry, error) {
 	out, err := r.repo.Git("--no-optional-locks", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--",
 		r.rel(r.p.RecordDir()), r.rel(r.p.LegacyRecord()))
 	if err != nil {
@@ -63,9 +71,12 @@ func (r *Record) PreCommit() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := r.recordStatus()
-	if err != nil {
-		return nil, err
+	clean := r.recordClean()
+	var st []statusEntry
+	if !clean {
+		if st, err = r.gitStatus(); err != nil {
+			return nil, err
+		}
 	}
 	fs, fresh := r.statusFindings(st, w)
 	var problems []string
@@ -94,6 +105,10 @@ func (r *Record) PreCommit() ([]string, error) {
 		return nil, nil
 	}
 	rel := r.rel(r.p.RecordDir())
+	if clean && r.stageWriter(w) == nil {
+		r.writeHandoff(r.stagedPins(st, fresh, w), key)
+		return []string{rel}, nil
+	}
 	if _, err := r.repo.Git("add", "-A", "--", rel); err != nil {
 		return nil, fmt.Errorf("staging %s: %v — if the record is gitignored on purpose, remove the ignore rule or commit with --no-verify", rel, err)
 	}
@@ -356,7 +371,10 @@ func (r *Record) writeSegs(w string, cr *gitx.ChainRef, segs []segFile) error {
 		if err != nil {
 			return err
 		}
-		if err := writeFileAtomic(filepath.Join(dir, s.Name), b); err != nil {
+		// not synced: a copy of the ref, which is the durable record
+		// (docs/record.md#commit-hooks), as Git syncs no work-tree file
+		path := filepath.Join(dir, s.Name)
+		if err := fsx.WriteReplace(path, b, currentMode(path)); err != nil {
 			return err
 		}
 	}

@@ -92,7 +92,7 @@ func (r *Record) verifyRef(v *Verification, s Source) {
 	cover := coverFiles(segs)
 	cmp := newCopyCompare(r, dir, cover)
 	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(r.repo.ChainContent(s.Ref, io.MultiWriter(pw, cmp))) }()
+	go func() { pw.CloseWithError(r.feedRef(s.Ref, dir, cover, pw, cmp)) }()
 	rep := chain.VerifyParallel(pr, s.Ref.Name, 1, chain.Genesis)
 	io.Copy(io.Discard, pr) // let the compare see the whole ref, even past a break
 	pr.Close()
@@ -124,6 +124,86 @@ func (r *Record) verifyRef(v *Verification, s Source) {
 			v.Findings = append(v.Findings, *fd)
 		}
 	}
+}
+
+// chunksPerSegment is how many of the ref's chunks a sealed segment spans.
+const chunksPerSegment = SegmentEntries / gitx.SegmentLines
+
+// feedRef writes the ref's chain to w, in order, and to cmp, which holds
+// the work-tree files to it. A sealed segment in the work tree whose
+// 128-line slices have the blob ids of the ref's chunks for its range is
+// the ref's content byte for byte (docs/record.md#verification): its own
+// bytes are verified instead of inflating the ref's, and need no
+// line-by-line comparison. Anything else — a delta, the ref's tail, a
+// segment that differs — is read from the ref and compared line by line,
+// which names the first entry that differs. cmp may be nil (`record log`
+// reads the same way, for the same speed).
+func (r *Record) feedRef(cr *gitx.ChainRef, dir string, cover []segFile, w io.Writer, cmp *copyCompare) error {
+	ch, err := r.repo.Chunks(cr)
+	if err != nil {
+		return err
+	}
+	sealed := map[int64]segFile{}
+	for _, s := range cover {
+		if s.sealed() && s.To <= cr.Lines {
+			sealed[(s.From-1)/gitx.SegmentLines] = s
+		}
+	}
+	for i := int64(0); i < ch.N; {
+		if s, ok := sealed[i]; ok {
+			if b := sameAsRef(ch, i, filepath.Join(dir, s.Name)); b != nil {
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+				if cmp != nil {
+					cmp.matched(s)
+				}
+				i += chunksPerSegment
+				continue
+			}
+		}
+		b, err := ch.Read(i)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		if cmp != nil {
+			cmp.Write(b)
+		}
+		i++
+	}
+	return nil
+}
+
+// sameAsRef returns the file at path when its 128-line slices are the
+// ref's chunks first, first+1, … by blob id, else nil.
+func sameAsRef(ch *gitx.Chunks, first int64, path string) []byte {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	rest := b
+	for k := int64(0); k < chunksPerSegment; k++ {
+		end := 0
+		for range gitx.SegmentLines {
+			j := bytes.IndexByte(rest[end:], '\n')
+			if j < 0 {
+				return nil
+			}
+			end += j + 1
+		}
+		id, err := ch.ID(first + k)
+		if err != nil || gitx.BlobID(rest[:end]) != id {
+			return nil
+		}
+		rest = rest[end:]
+	}
+	if len(rest) != 0 {
+		return nil
+	}
+	return b
 }
 
 // prefixOfRef holds a single-file chain to its ref: it may be shorter.
