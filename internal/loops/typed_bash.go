@@ -30,6 +30,11 @@ type Command struct {
 	Argv    []Arg
 	Assigns []EnvAssign
 	Push    *Push
+	// AtRoot says the command runs in the repository's root directory. A
+	// command that runs a file by a relative path (RunsLocalFile) is
+	// allowed only there: the entry names the committed file, not one of
+	// the same name elsewhere.
+	AtRoot bool
 }
 
 // Push is a resolved `git push`: where it goes and how.
@@ -85,8 +90,8 @@ var restDanger = map[string][]string{
 	"sort":    {"-o"},
 	"gradlew": {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p"},
 	"gradle":  {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p"},
-	"mvn":     {"-f", "--file", "-s", "--settings", "-gs", "--global-settings"},
-	"mvnw":    {"-f", "--file", "-s", "--settings", "-gs", "--global-settings"},
+	"mvn":     {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
+	"mvnw":    {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
 	"sed":     {"-f", "--file"},
 	"awk":     {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
 	"gawk":    {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
@@ -113,6 +118,7 @@ type cmdPattern struct {
 	args    []Arg
 	rest    bool
 	push    *pushPattern // set when args begin `git push`
+	local   bool         // it runs a file by a relative path (RunsLocalFile)
 }
 
 type pushPattern struct {
@@ -144,6 +150,7 @@ func parseCmdPattern(arg string) (*cmdPattern, error) {
 		return nil, fmt.Errorf("no command: write Bash(<command> <arguments>), with a final ` *` for any further arguments")
 	}
 	c.args = toks
+	c.local = RunsLocalFile(toks)
 	if len(toks) >= 2 && toks[0].Text == "git" && toks[1].Text == "push" {
 		c.push = parsePushPattern(toks[2:])
 	}
@@ -338,15 +345,28 @@ func (t *Typed) MatchCommand(cmd Command) bool {
 		// --git-dir …) could send another repository or to another URL.
 		return cmd.Push != nil && len(cmd.Argv) >= 2 && cmd.Argv[0] == c.args[0] && cmd.Argv[1] == c.args[1] && c.push.allows(cmd.Push)
 	}
-	if len(cmd.Argv) < len(c.args) || !c.rest && len(cmd.Argv) != len(c.args) {
+	if c.local && !cmd.AtRoot {
+		return false
+	}
+	if c.matchArgs(cmd.Argv) {
+		return true
+	}
+	goalsFirst := mavenGoalsFirst(cmd.Argv)
+	return len(goalsFirst) > 0 && c.matchArgs(goalsFirst)
+}
+
+// matchArgs compares the entry's tokens with argv, one by one, the rest
+// taking any argument but the dangerous ones.
+func (c *cmdPattern) matchArgs(argv []Arg) bool {
+	if len(argv) < len(c.args) || !c.rest && len(argv) != len(c.args) {
 		return false
 	}
 	for i, a := range c.args {
-		if cmd.Argv[i] != a {
+		if argv[i] != a {
 			return false
 		}
 	}
-	for _, a := range cmd.Argv[len(c.args):] {
+	for _, a := range argv[len(c.args):] {
 		if dangerousRest(c.args, a.Text) {
 			return false
 		}
@@ -484,4 +504,85 @@ func (p *pushPattern) escalates(c *Push) bool {
 		}
 	}
 	return false
+}
+
+// scriptRunners run the file named by their first operand; shellRunners
+// are the shells among them.
+var (
+	shellRunners  = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "source": true, ".": true}
+	scriptRunners = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "source": true, ".": true,
+		"python": true, "python3": true, "node": true, "ruby": true, "perl": true, "php": true}
+)
+
+// RunsLocalFile reports whether a command runs a file named by a relative
+// path: the command itself (`./gradlew`, `scripts/test.sh`) or the script
+// operand of a shell or interpreter (`bash scripts/setup.sh`, `python
+// main.py`). Such a path names a different file in each directory, so an
+// entry for it holds only at the repository root
+// (docs/typed-entries.md#project-scripts).
+func RunsLocalFile(argv []Arg) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	relative := func(p string) bool { return p != "" && p[0] != '/' && p[0] != '~' }
+	if strings.ContainsRune(argv[0].Text, '/') {
+		return relative(argv[0].Text)
+	}
+	if !scriptRunners[argv[0].Text] {
+		return false
+	}
+	shell := shellRunners[argv[0].Text]
+	for _, a := range argv[1:] {
+		t := a.Text
+		switch {
+		case !strings.HasPrefix(t, "-"):
+			return relative(t)
+		case shell && !strings.HasPrefix(t, "--") && strings.ContainsRune(t, 'c'),
+			!shell && (t == "-c" || t == "-m" || t == "-e" || t == "-E" || t == "-p" || t == "-r" || t == "--eval" || t == "--print"):
+			return false // a -c string, a module or a one-liner: no file
+		}
+	}
+	return false
+}
+
+// mavenFlags are Maven options that take no separate argument
+// (`mvn --help`): they may stand before the goals as well as after them.
+var mavenFlags = map[string]bool{
+	"-am": true, "--also-make": true, "-amd": true, "--also-make-dependents": true, "-B": true, "--batch-mode": true,
+	"-C": true, "--strict-checksums": true, "-c": true, "--lax-checksums": true, "-e": true, "--errors": true,
+	"-fae": true, "--fail-at-end": true, "-ff": true, "--fail-fast": true, "-fn": true, "--fail-never": true,
+	"-N": true, "--non-recursive": true, "-nsu": true, "--no-snapshot-updates": true, "-ntp": true,
+	"--no-transfer-progress": true, "-o": true, "--offline": true, "-q": true, "--quiet": true, "-U": true,
+	"--update-snapshots": true, "-V": true, "--show-version": true, "-X": true, "--debug": true,
+}
+
+// mavenGoalsFirst spells a Maven command with its goals first: Maven reads
+// options anywhere on the line, so `mvn -Pdev clean verify` is `mvn clean
+// verify -Pdev`, which an entry `Bash(mvn clean verify *)` names (the moved
+// options then face restDanger like any further argument). Only options
+// that carry their value in the same word move (`-Pdev`, `-DskipTests`,
+// `-T4`, `--define=x`, a flag of mavenFlags); with any other option before
+// the goals (`-f pom.xml`, `-pl app`) there is no such spelling (nil).
+func mavenGoalsFirst(argv []Arg) []Arg {
+	if len(argv) < 2 || !strings.HasPrefix(argv[1].Text, "-") {
+		return nil
+	}
+	if b := path.Base(argv[0].Text); b != "mvn" && b != "mvnw" {
+		return nil
+	}
+	i := 1
+	for ; i < len(argv) && strings.HasPrefix(argv[i].Text, "-"); i++ {
+		t := argv[i].Text
+		attached := len(t) > 2 && (t[:2] == "-D" || t[:2] == "-P" || t[:2] == "-T") ||
+			strings.HasPrefix(t, "--define=") || strings.HasPrefix(t, "--activate-profiles=") || strings.HasPrefix(t, "--threads=")
+		if argv[i].Glob || !attached && !mavenFlags[t] {
+			return nil
+		}
+	}
+	if i == len(argv) {
+		return nil
+	}
+	out := make([]Arg, 0, len(argv))
+	out = append(append(append(out, argv[0]), argv[i:]...), argv[1:i]...)
+	return out
 }

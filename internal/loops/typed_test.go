@@ -359,13 +359,80 @@ func TestRestDangerAndRunners(t *testing.T) {
 		{"Bash(awk *)", "awk -f /tmp/prog.awk x", false},
 		{"Bash(sed *)", "sed -f /tmp/prog.sed x", false},
 	} {
-		if got := mustTyped(t, c.entry).MatchCommand(Command{Argv: words(c.cmd)}); got != c.want {
+		if got := mustTyped(t, c.entry).MatchCommand(Command{Argv: words(c.cmd), AtRoot: true}); got != c.want {
 			t.Errorf("%s allows %q = %v, want %v", c.entry, c.cmd, got, c.want)
 		}
 	}
 	for _, s := range []string{"Bash(uv run *)", "Bash(npx *)", "Bash(make *)", "Bash(pnpm exec *)"} {
 		if mustTyped(t, s).CatchAll() == "" {
 			t.Errorf("%s is not a catch-all", s)
+		}
+	}
+}
+
+// TestMavenOptionsBeforeGoals: Maven reads options anywhere, so options
+// that carry their value in one word may stand before the goals; any other
+// option there, or a dangerous one wherever it stands, is not allowed.
+func TestMavenOptionsBeforeGoals(t *testing.T) {
+	for _, c := range []struct {
+		entry, cmd string
+		want       bool
+	}{
+		{"Bash(mvn spring-boot:run *)", "mvn -Pproduction spring-boot:run", true},
+		{"Bash(./mvnw clean verify *)", "./mvnw -Ppre-commit clean verify -DskipTests", true},
+		{"Bash(mvn test *)", "mvn -q -B -DskipITs -T4 test", true},
+		{"Bash(mvn test *)", "mvn --define=x=1 --activate-profiles=ci test", true},
+		{"Bash(mvn -q test)", "mvn -q test", true}, // as written still matches
+		{"Bash(mvn test)", "mvn -q test", false},   // a moved option is a further argument
+		{"Bash(mvn test *)", "mvn -f /tmp/pom.xml test", false},
+		{"Bash(mvn test *)", "mvn -s /tmp/settings.xml test", false},
+		{"Bash(mvn test *)", "mvn -gs/tmp/settings.xml test", false},
+		{"Bash(mvn test *)", "mvn -l /tmp/build.log test", false},
+		{"Bash(mvn test *)", "mvn test -l /tmp/build.log", false},
+		{"Bash(mvn test *)", "mvn test --log-file=/tmp/build.log", false},
+		{"Bash(mvn test *)", "mvn -pl app test", false}, // -pl takes the next word
+		{"Bash(mvn test *)", "mvn -P prod test", false}, // so does a lone -P
+		{"Bash(mvn test *)", "mvn -Pdev deploy", false},
+		{"Bash(mvn test *)", "mvn -Pdev", false},
+		{"Bash(gradle test *)", "gradle -q test", false}, // Maven only
+	} {
+		if got := mustTyped(t, c.entry).MatchCommand(Command{Argv: words(c.cmd), AtRoot: true}); got != c.want {
+			t.Errorf("%s allows %q = %v, want %v", c.entry, c.cmd, got, c.want)
+		}
+	}
+	// Screening is unchanged: an ask entry still finds its goal after options.
+	if !mustTyped(t, "Bash(mvn deploy)").EscalatesCommand(Command{Argv: words("mvn -Pprod deploy")}) {
+		t.Error("ask Bash(mvn deploy) must match mvn -Pprod deploy")
+	}
+}
+
+// TestLocalFileAtRoot: an entry that runs a file by a relative path names
+// the file under the repository root, so it allows the call only there.
+func TestLocalFileAtRoot(t *testing.T) {
+	for _, c := range []struct {
+		argv string
+		want bool
+	}{
+		{"./test.sh", true}, {"scripts/test.sh -v", true}, {"bash scripts/setup.sh", true}, {"sh -e test.sh", true},
+		{"python main.py", true}, {"source venv/bin/activate", true}, {"./gradlew test", true},
+		{"/usr/bin/make test", false}, {"bash /tmp/x.sh", false}, {"bash", false}, {"bash -c 'ls'", false},
+		{"go run ./cmd/app", false}, {"make test", false}, {"npm test", false}, {"python ~/x.py", false},
+		{"python -m pytest tests", false}, {"bash -ec true", false},
+	} {
+		if got := RunsLocalFile(words(c.argv)); got != c.want {
+			t.Errorf("RunsLocalFile(%q) = %v, want %v", c.argv, got, c.want)
+		}
+	}
+	for _, c := range []struct{ entry, cmd string }{
+		{"Bash(./test.sh *)", "./test.sh"}, {"Bash(bash scripts/setup.sh *)", "bash scripts/setup.sh"},
+		{"Bash(python main.py *)", "python main.py --help"}, {"Bash(./gradlew test *)", "./gradlew test"},
+	} {
+		e := mustTyped(t, c.entry)
+		if !e.MatchCommand(Command{Argv: words(c.cmd), AtRoot: true}) {
+			t.Errorf("%s must allow %q at the root", c.entry, c.cmd)
+		}
+		if e.MatchCommand(Command{Argv: words(c.cmd)}) {
+			t.Errorf("%s must not allow %q in another directory", c.entry, c.cmd)
 		}
 	}
 }

@@ -216,6 +216,11 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 	if len(cmd.Argv) == 0 && u.Opaque == "" {
 		u.Opaque = "no command (only assignments or redirections)"
 	}
+	if loops.RunsLocalFile(cmd.Argv) {
+		// Resolved only for a command that runs a file by a relative
+		// path: the one kind of entry that depends on where it runs.
+		cmd.AtRoot = env.Root != "" && env.path(c.Dir).Abs == filepath.ToSlash(env.Root)
+	}
 	u.Call.Cmd = cmd
 	u.Canon = canonical(cmd)
 	if c.Dir != "" {
