@@ -105,7 +105,7 @@ func dangerousRest(head []Arg, a string) bool {
 	}
 	for _, list := range [][]string{restDanger[""], restDanger[path.Base(cmd)]} {
 		for _, d := range list {
-			if a == d || strings.HasPrefix(a, d+"=") || len(d) == 2 && d[0] == '-' && d[1] != '-' && strings.HasPrefix(a, d) {
+			if a == d || strings.HasPrefix(a, d+"=") || d[0] == '-' && d[1] != '-' && strings.HasPrefix(a, d) {
 				return true
 			}
 		}
@@ -351,8 +351,8 @@ func (t *Typed) MatchCommand(cmd Command) bool {
 	if c.matchArgs(cmd.Argv) {
 		return true
 	}
-	goalsFirst := mavenGoalsFirst(cmd.Argv)
-	return len(goalsFirst) > 0 && c.matchArgs(goalsFirst)
+	reordered := goalsFirst(cmd.Argv)
+	return reordered != nil && c.matchArgs(reordered)
 }
 
 // matchArgs compares the entry's tokens with argv, one by one, the rest
@@ -366,8 +366,9 @@ func (c *cmdPattern) matchArgs(argv []Arg) bool {
 			return false
 		}
 	}
-	for _, a := range argv[len(c.args):] {
-		if dangerousRest(c.args, a.Text) {
+	tool := buildToolOf(argv)
+	for i := len(c.args); i < len(argv); i++ {
+		if dangerousRest(c.args, argv[i].Text) || tool != nil && tool.isGoal(argv, i) {
 			return false
 		}
 	}
@@ -543,46 +544,4 @@ func RunsLocalFile(argv []Arg) bool {
 		}
 	}
 	return false
-}
-
-// mavenFlags are Maven options that take no separate argument
-// (`mvn --help`): they may stand before the goals as well as after them.
-var mavenFlags = map[string]bool{
-	"-am": true, "--also-make": true, "-amd": true, "--also-make-dependents": true, "-B": true, "--batch-mode": true,
-	"-C": true, "--strict-checksums": true, "-c": true, "--lax-checksums": true, "-e": true, "--errors": true,
-	"-fae": true, "--fail-at-end": true, "-ff": true, "--fail-fast": true, "-fn": true, "--fail-never": true,
-	"-N": true, "--non-recursive": true, "-nsu": true, "--no-snapshot-updates": true, "-ntp": true,
-	"--no-transfer-progress": true, "-o": true, "--offline": true, "-q": true, "--quiet": true, "-U": true,
-	"--update-snapshots": true, "-V": true, "--show-version": true, "-X": true, "--debug": true,
-}
-
-// mavenGoalsFirst spells a Maven command with its goals first: Maven reads
-// options anywhere on the line, so `mvn -Pdev clean verify` is `mvn clean
-// verify -Pdev`, which an entry `Bash(mvn clean verify *)` names (the moved
-// options then face restDanger like any further argument). Only options
-// that carry their value in the same word move (`-Pdev`, `-DskipTests`,
-// `-T4`, `--define=x`, a flag of mavenFlags); with any other option before
-// the goals (`-f pom.xml`, `-pl app`) there is no such spelling (nil).
-func mavenGoalsFirst(argv []Arg) []Arg {
-	if len(argv) < 2 || !strings.HasPrefix(argv[1].Text, "-") {
-		return nil
-	}
-	if b := path.Base(argv[0].Text); b != "mvn" && b != "mvnw" {
-		return nil
-	}
-	i := 1
-	for ; i < len(argv) && strings.HasPrefix(argv[i].Text, "-"); i++ {
-		t := argv[i].Text
-		attached := len(t) > 2 && (t[:2] == "-D" || t[:2] == "-P" || t[:2] == "-T") ||
-			strings.HasPrefix(t, "--define=") || strings.HasPrefix(t, "--activate-profiles=") || strings.HasPrefix(t, "--threads=")
-		if argv[i].Glob || !attached && !mavenFlags[t] {
-			return nil
-		}
-	}
-	if i == len(argv) {
-		return nil
-	}
-	out := make([]Arg, 0, len(argv))
-	out = append(append(append(out, argv[0]), argv[i:]...), argv[1:i]...)
-	return out
 }

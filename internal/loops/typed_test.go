@@ -370,10 +370,10 @@ func TestRestDangerAndRunners(t *testing.T) {
 	}
 }
 
-// TestMavenOptionsBeforeGoals: Maven reads options anywhere, so options
-// that carry their value in one word may stand before the goals; any other
-// option there, or a dangerous one wherever it stands, is not allowed.
-func TestMavenOptionsBeforeGoals(t *testing.T) {
+// TestBuildOptionsBeforeGoals: Maven and Gradle read options anywhere, so
+// options (and their values) may stand before the goals; a dangerous one is
+// not allowed wherever it stands.
+func TestBuildOptionsBeforeGoals(t *testing.T) {
 	for _, c := range []struct {
 		entry, cmd string
 		want       bool
@@ -390,11 +390,15 @@ func TestMavenOptionsBeforeGoals(t *testing.T) {
 		{"Bash(mvn test *)", "mvn -l /tmp/build.log test", false},
 		{"Bash(mvn test *)", "mvn test -l /tmp/build.log", false},
 		{"Bash(mvn test *)", "mvn test --log-file=/tmp/build.log", false},
-		{"Bash(mvn test *)", "mvn -pl app test", false}, // -pl takes the next word
-		{"Bash(mvn test *)", "mvn -P prod test", false}, // so does a lone -P
+		{"Bash(mvn test *)", "mvn -pl app test", true}, // -pl takes the next word
+		{"Bash(mvn test *)", "mvn -P prod test", true},
 		{"Bash(mvn test *)", "mvn -Pdev deploy", false},
 		{"Bash(mvn test *)", "mvn -Pdev", false},
-		{"Bash(gradle test *)", "gradle -q test", false}, // Maven only
+		{"Bash(mvn test *)", "mvn -X deploy test", false},        // -X takes no value: deploy is a goal
+		{"Bash(mvn test *)", "mvn --unknown deploy test", false}, // an unknown option's next word is a goal
+		{"Bash(./gradlew test *)", "./gradlew --no-daemon -x lint test --tests 'a.B'", true},
+		{"Bash(./gradlew test *)", "./gradlew -I /tmp/init.gradle test", false},
+		{"Bash(gradle test *)", "gradle -q test", true},
 	} {
 		if got := mustTyped(t, c.entry).MatchCommand(Command{Argv: words(c.cmd), AtRoot: true}); got != c.want {
 			t.Errorf("%s allows %q = %v, want %v", c.entry, c.cmd, got, c.want)
@@ -434,5 +438,30 @@ func TestLocalFileAtRoot(t *testing.T) {
 		if e.MatchCommand(Command{Argv: words(c.cmd)}) {
 			t.Errorf("%s must not allow %q in another directory", c.entry, c.cmd)
 		}
+	}
+}
+
+// TestBuildFurtherGoals: an entry's final ` *` takes options, never a
+// further goal; a command with several goals is allowed when each goal is.
+func TestBuildFurtherGoals(t *testing.T) {
+	tw := &TypedWarrant{Allow: []*Typed{mustTyped(t, "Bash(mvn clean *)"), mustTyped(t, "Bash(mvn test *)"),
+		mustTyped(t, "Bash(./gradlew build *)"), mustTyped(t, "Bash(./gradlew :app:test *)")}}
+	for _, c := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"mvn clean test", true}, {"mvn -q clean test -DskipITs", true}, {"mvn clean test -pl app", true},
+		{"mvn test deploy", false}, {"mvn clean deploy", false}, {"mvn clean test release:perform", false},
+		{"mvn clean test -l /tmp/x.log", false}, {"mvn test -P deploy", true}, // a profile named deploy is a value
+		{"./gradlew build :app:test --continue", true}, {"./gradlew build publish", false},
+		{"./gradlew build -x test publishToMavenLocal", false},
+	} {
+		got := tw.Allowing(Call{Kind: ToolBash, Cmd: Command{Argv: words(c.cmd), AtRoot: true}}) != nil
+		if got != c.want {
+			t.Errorf("%q allowed = %v, want %v", c.cmd, got, c.want)
+		}
+	}
+	if mustTyped(t, "Bash(mvn test *)").MatchCommand(Command{Argv: words("mvn test deploy"), AtRoot: true}) {
+		t.Error("Bash(mvn test *) must not take a further goal")
 	}
 }
