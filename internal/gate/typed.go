@@ -33,7 +33,13 @@ func TypedDecision(l *loops.Loop, c *Call, te typed.Env) typed.Decision {
 	if json.Unmarshal(c.Payload.ToolInput, &in) != nil {
 		return typed.Decision{Verdict: loops.Ask, Rule: "opaque: tool_input is not an object"}
 	}
-	return typed.Decide(l.Warrant.Typed(), typed.Units(c.Payload.ToolName, in, te))
+	units := typed.Units(c.Payload.ToolName, in, te)
+	for _, sc := range c.scripts {
+		se := te
+		se.Cwd = sc.dir
+		units = append(units, typed.ScriptUnits(sc.script, sc.path, se)...)
+	}
+	return typed.Decide(l.Warrant.Typed(), units)
 }
 
 // typedAllow is the Allower: every unit allowed by a typed entry.
@@ -102,7 +108,11 @@ func Explain(env Env, l *loops.Loop, data []byte) Explanation {
 	case x.Typed.Verdict == loops.Deny:
 		x.Verdict, x.Rule = loops.Deny, x.Typed.Rule
 	case c.Opaque && x.Typed.Verdict == loops.Allow:
-		x.Verdict, x.Rule = loops.Ask, "opaque: "+c.Unreadable
+		why := c.Unreadable
+		if why == "" {
+			why = "part of the call is built at run time or is not a command the gate can read"
+		}
+		x.Verdict, x.Rule = loops.Ask, "opaque: "+why
 	default:
 		x.Verdict, x.Rule = x.Typed.Verdict, x.Typed.Rule
 	}

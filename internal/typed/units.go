@@ -187,6 +187,29 @@ func bashUnits(cmd string, env Env) []Unit {
 	return out
 }
 
+// ScriptUnits reads the clauses of a shell script a call runs (the gate
+// reads it, docs/threat-model.md#scripts-the-agent-wrote) as units only ask
+// and never entries look at: the clause running the script is what an
+// entry must allow (docs/typed-entries.md#project-scripts).
+func ScriptUnits(s *shell.Script, path string, env Env) []Unit {
+	if s == nil {
+		return nil
+	}
+	env = env.resolved()
+	via := "script " + path
+	var out []Unit
+	for _, c := range s.Clauses {
+		u := clauseUnit(c, env)
+		u.Via, u.Screened = append([]string{via}, c.Via...), true
+		out = append(out, u)
+		for _, e := range effectUnits(c, env) {
+			e.Via, e.Screened = append([]string{via}, e.Via...), true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 func clauseUnit(c shell.Clause, env Env) Unit {
 	u := Unit{Call: loops.Call{Kind: loops.ToolBash}, Via: c.Via}
 	var cmd loops.Command
