@@ -33,6 +33,7 @@ func TypedDecision(l *loops.Loop, c *Call, te typed.Env) typed.Decision {
 	if json.Unmarshal(c.Payload.ToolInput, &in) != nil {
 		return typed.Decision{Verdict: loops.Ask, Rule: "opaque: tool_input is not an object"}
 	}
+	te = te.Resolved()
 	units := typed.Units(c.Payload.ToolName, in, te)
 	for _, sc := range c.scripts {
 		se := te

@@ -119,6 +119,9 @@ type cmdPattern struct {
 	rest    bool
 	push    *pushPattern // set when args begin `git push`
 	local   bool         // it runs a file by a relative path (RunsLocalFile)
+	// catchAllWhy is catchAll's answer, decided once when the entry is
+	// parsed: every allow entry is asked on every call.
+	catchAllWhy string
 }
 
 type pushPattern struct {
@@ -154,6 +157,7 @@ func parseCmdPattern(arg string) (*cmdPattern, error) {
 	if len(toks) >= 2 && toks[0].Text == "git" && toks[1].Text == "push" {
 		c.push = parsePushPattern(toks[2:])
 	}
+	c.catchAllWhy = c.findCatchAll()
 	return c, nil
 }
 
@@ -286,7 +290,9 @@ var runners = [][]string{
 	{"npm", "exec"}, {"pnpm", "exec"}, {"pnpm", "dlx"}, {"yarn", "exec"}, {"yarn", "dlx"}, {"bundle", "exec"},
 }
 
-func (c *cmdPattern) catchAll() string {
+func (c *cmdPattern) catchAll() string { return c.catchAllWhy }
+
+func (c *cmdPattern) findCatchAll() string {
 	if !c.rest {
 		return ""
 	}
@@ -350,6 +356,9 @@ func (t *Typed) MatchCommand(cmd Command) bool {
 	}
 	if c.matchArgs(cmd.Argv) {
 		return true
+	}
+	if len(c.args) == 0 || len(cmd.Argv) == 0 || c.args[0] != cmd.Argv[0] {
+		return false // only an entry for the same command can match reordered
 	}
 	reordered := goalsFirst(cmd.Argv)
 	return reordered != nil && c.matchArgs(reordered)

@@ -25,6 +25,8 @@ type Env struct {
 	// Resolve turns an absolute path into the path it names (symbolic
 	// links followed); nil uses ResolvePath.
 	Resolve func(string) string
+
+	resolvedOnce bool // Root and Home are resolved already (Resolved)
 }
 
 // Unit is one thing a call does that an entry must allow.
@@ -85,9 +87,18 @@ func (e Env) resolver() func(string) string {
 	return e.Resolve
 }
 
+// Resolved returns env with its root and home resolved, as every path of
+// a call is: done once for a call's units and the units of the scripts it
+// runs.
+func (e Env) Resolved() Env { return e.resolved() }
+
 // resolved returns env with its root and home resolved once, as every path
 // of the call is.
 func (e Env) resolved() Env {
+	if e.resolvedOnce {
+		return e
+	}
+	e.resolvedOnce = true
 	res := e.resolver()
 	if e.Root != "" {
 		e.Root = res(e.Root)
@@ -242,7 +253,8 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 	if loops.RunsLocalFile(cmd.Argv) {
 		// Resolved only for a command that runs a file by a relative
 		// path: the one kind of entry that depends on where it runs.
-		cmd.AtRoot = env.Root != "" && env.path(c.Dir).Abs == filepath.ToSlash(env.Root)
+		cmd.AtRoot = env.Root != "" && (c.Dir == "" && filepath.Clean(env.Cwd) == env.Root || // as written: no syscall
+			env.path(c.Dir).Abs == filepath.ToSlash(env.Root))
 	}
 	u.Call.Cmd = cmd
 	u.Canon = canonical(cmd)
