@@ -3,6 +3,7 @@ package templates
 import (
 	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -31,7 +32,7 @@ var riskyScriptName = sync.OnceValue(func() *regexp.Regexp {
 // left out, as package scripts and make targets are.
 func detectScripts(r repo, p *Project) {
 	for _, dir := range scriptDirs {
-		entries, err := os.ReadDir(path.Join(r.root, dir))
+		entries, err := os.ReadDir(filepath.Join(r.root, filepath.FromSlash(dir)))
 		if err != nil {
 			continue
 		}
@@ -60,7 +61,7 @@ func (r repo) shellScript(name string) bool {
 	if strings.HasSuffix(name, ".sh") {
 		return true
 	}
-	first, _, _ := strings.Cut(r.read(name), "\n")
+	first, _, _ := strings.Cut(r.read(filepath.FromSlash(name)), "\n")
 	f := strings.Fields(strings.TrimPrefix(first, "#!"))
 	if !strings.HasPrefix(first, "#!") || len(f) == 0 {
 		return false
