@@ -405,6 +405,8 @@ func TestBuildOptionsBeforeGoals(t *testing.T) {
 		{"Bash(mvn test *)", "mvn --unknown deploy test", false}, // an unknown option's next word is a goal
 		{"Bash(./gradlew test *)", "./gradlew --no-daemon -x lint test --tests 'a.B'", true},
 		{"Bash(./gradlew test *)", "./gradlew -I /tmp/init.gradle test", false},
+		{"Bash(./gradlew test *)", "./gradlew test --include-build /tmp/evil", false},
+		{"Bash(./gradlew test *)", "./gradlew -g /tmp/home test", false}, // its init.d scripts run first
 		{"Bash(gradle test *)", "gradle -q test", true},
 	} {
 		if got := mustTyped(t, c.entry).MatchCommand(Command{Argv: words(c.cmd), AtRoot: true}); got != c.want {
