@@ -58,6 +58,7 @@ var fixtures = map[string]map[string]string{
 			`"devDependencies":{"typescript":"^5.6.0","vitest":"^2.1.0","@playwright/test":"^1.48.0","prettier":"^3.3.0","turbo":"^2.0.0"}}`,
 		"pnpm-lock.yaml":            "lockfileVersion: '9.0'\n",
 		"pnpm-workspace.yaml":       "packages: ['apps/*', 'packages/*']\n",
+		"apps/web/package.json":     `{"name":"web","scripts":{"dev":"vite","typecheck":"tsc --noEmit"}}`,
 		"apps/web/src/main.ts":      "export {}\n",
 		"packages/ui/package.json":  `{"name":"ui","scripts":{"typecheck":"tsc --noEmit"}}`,
 		"packages/ui/src/button.ts": "export {}\n",
@@ -87,6 +88,7 @@ var fixtures = map[string]map[string]string{
 		"requirements.txt":        "requests\n",
 		"tox.ini":                 "[tox]\nenvlist = py312, lint\n[testenv]\ncommands = pytest\n",
 		".pre-commit-config.yaml": "repos: []\n",
+		"scripts/agent-setup.sh":  "#!/usr/bin/env bash\nset -euo pipefail\npip install -r requirements.txt\npip install -e .\n",
 		"main.py":                 "",
 		"src/router.py":           "",
 		"tests/test_router.py":    "",
@@ -132,8 +134,12 @@ var fixtures = map[string]map[string]string{
 		"README.md": "# service\n",
 	},
 	"java-gradle": {
-		"build.gradle.kts":                       "plugins { application; id(\"org.jlleitschuh.gradle.ktlint\"); id(\"com.diffplug.spotless\"); id(\"org.jetbrains.intellij\") }\n",
-		"settings.gradle.kts":                    "rootProject.name = \"app\"\ninclude(\":common\", \":calculator\")\n",
+		"build.gradle.kts":    "plugins { application; id(\"org.jlleitschuh.gradle.ktlint\"); id(\"com.diffplug.spotless\"); id(\"org.jetbrains.intellij\") }\n",
+		"settings.gradle.kts": "pluginManagement { includeBuild(\"build-logic\") }\nrootProject.name = \"app\"\ninclude(\":common\", \":calculator\")\n",
+		"build-logic/src/main/groovy/app.coverage-conventions.gradle": "plugins { id 'jacoco' }\n" +
+			"tasks.register('testCodeCoverageReport', JacocoReport) { dependsOn(tasks.named('test')) }\n" +
+			"tasks.register('verifyCoverage', JacocoCoverageVerification) { dependsOn tasks.named('testCodeCoverageReport') }\n" +
+			"tasks.register('showCoverageReport') { dependsOn tasks.named('testCodeCoverageReport') }\n",
 		"gradlew":                                "#!/bin/sh\n",
 		"gradle.properties":                      "org.gradle.jvmargs=-Xmx2g\n",
 		"local.properties":                       "sdk.dir=/opt/android\n",

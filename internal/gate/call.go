@@ -8,6 +8,7 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/shell"
 	"github.com/gitwarrant/gitwarrant/internal/typed"
 )
 
@@ -41,6 +42,15 @@ type Call struct {
 	// Secret names a secret or key file the call touches: no entry allows
 	// such a call on its own, a person decides.
 	Secret string
+	// scripts are the shell scripts the call runs, as read (scriptRun).
+	scripts []ranScript
+}
+
+// ranScript is a shell script a call runs: as named, where it runs, and
+// its parse.
+type ranScript struct {
+	path, dir string
+	script    *shell.Script
 }
 
 // Action is one thing a call does. typed entries match these.

@@ -31,8 +31,9 @@ var interpreters = map[string]bool{
 	"busybox": true, "expect": true, "groovy": true, "jshell": true, "irb": true,
 }
 
-// shell analyses one shell command line (docs/threat-model.md).
-func (a *analysis) shell(cmd string, depth int) {
+// shell analyses one shell command line (docs/threat-model.md) and returns
+// its parse.
+func (a *analysis) shell(cmd string, depth int) *shell.Script {
 	s := shell.Parse(cmd)
 	if s.Opaque {
 		a.opaqueText(cmd, "a command the shell parser cannot read ("+s.Why+")")
@@ -46,6 +47,7 @@ func (a *analysis) shell(cmd string, depth int) {
 	for i := range s.Clauses {
 		a.clause(&s.Clauses[i], st, depth)
 	}
+	return s
 }
 
 // shellState is what earlier clauses change for later ones: whether PATH
@@ -719,7 +721,9 @@ func (a *analysis) scriptRun(cl *shell.Clause, argv []string, lname string, st *
 	}
 	if shellScript {
 		sub := &analysis{c: a.c, place: a.place, env: a.env, cwd: dir}
-		sub.shell(content, depth+1)
+		// Kept for the loop's typed ask and never entries, which screen
+		// what a script runs as they screen what a wrapper runs.
+		a.c.scripts = append(a.c.scripts, ranScript{path: file, dir: dir, script: sub.shell(content, depth+1)})
 		return
 	}
 	if strings.ContainsRune(content, 0) {

@@ -38,7 +38,14 @@ func typedDecision(tw *loops.TypedWarrant, c *Call, te typed.Env) typed.Decision
 	if json.Unmarshal(c.Payload.ToolInput, &in) != nil {
 		return typed.Decision{Verdict: loops.Ask, Rule: "opaque: tool_input is not an object"}
 	}
-	return typed.Decide(tw, typed.Units(c.Payload.ToolName, in, te))
+	te = te.Resolved()
+	units := typed.Units(c.Payload.ToolName, in, te)
+	for _, sc := range c.scripts {
+		se := te
+		se.Cwd = sc.dir
+		units = append(units, typed.ScriptUnits(sc.script, sc.path, se)...)
+	}
+	return typed.Decide(tw, units)
 }
 
 // typedAllow is the Allower: every unit allowed by a typed entry.
@@ -107,7 +114,11 @@ func Explain(env Env, l *loops.Loop, data []byte) Explanation {
 	case x.Typed.Verdict == loops.Deny:
 		x.Verdict, x.Rule = loops.Deny, x.Typed.Rule
 	case c.Opaque && x.Typed.Verdict == loops.Allow:
-		x.Verdict, x.Rule = loops.Ask, "opaque: "+c.Unreadable
+		why := c.Unreadable
+		if why == "" {
+			why = "part of the call is built at run time or is not a command the gate can read"
+		}
+		x.Verdict, x.Rule = loops.Ask, "opaque: "+why
 	default:
 		x.Verdict, x.Rule = x.Typed.Verdict, x.Typed.Rule
 	}

@@ -30,6 +30,11 @@ type Command struct {
 	Argv    []Arg
 	Assigns []EnvAssign
 	Push    *Push
+	// AtRoot says the command runs in the repository's root directory. A
+	// command that runs a file by a relative path (RunsLocalFile) is
+	// allowed only there: the entry names the committed file, not one of
+	// the same name elsewhere.
+	AtRoot bool
 }
 
 // Push is a resolved `git push`: where it goes and how.
@@ -83,10 +88,10 @@ var restDanger = map[string][]string{
 	"git":     {"--upload-pack", "--receive-pack", "--exec", "--ext-diff", "-O", "--open-files-in-pager"},
 	"find":    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
 	"sort":    {"-o"},
-	"gradlew": {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p"},
-	"gradle":  {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p"},
-	"mvn":     {"-f", "--file", "-s", "--settings", "-gs", "--global-settings"},
-	"mvnw":    {"-f", "--file", "-s", "--settings", "-gs", "--global-settings"},
+	"gradlew": {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p", "--include-build", "-g", "--gradle-user-home"},
+	"gradle":  {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p", "--include-build", "-g", "--gradle-user-home"},
+	"mvn":     {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
+	"mvnw":    {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
 	"sed":     {"-f", "--file"},
 	"awk":     {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
 	"gawk":    {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
@@ -98,9 +103,12 @@ func dangerousRest(head []Arg, a string) bool {
 	if path.Base(cmd) == "go" && strings.Contains(a, "@") && (len(head) < 2 || head[1].Text != "get") {
 		return true // pkg@version fetches and runs code from outside the repository (go get only records it)
 	}
+	if path.Base(cmd) == "git" && len(head) >= 2 && head[1].Text == "fetch" && fetchElsewhere(a) {
+		return true
+	}
 	for _, list := range [][]string{restDanger[""], restDanger[path.Base(cmd)]} {
 		for _, d := range list {
-			if a == d || strings.HasPrefix(a, d+"=") || len(d) == 2 && d[0] == '-' && d[1] != '-' && strings.HasPrefix(a, d) {
+			if a == d || strings.HasPrefix(a, d+"=") || d[0] == '-' && d[1] != '-' && strings.HasPrefix(a, d) {
 				return true
 			}
 		}
@@ -108,11 +116,26 @@ func dangerousRest(head []Arg, a string) bool {
 	return false
 }
 
+// fetchElsewhere reports a `git fetch` argument that fetches from a
+// repository no one configured (a URL, `host:path`, a local path) or writes
+// a local ref (a refspec `src:dst`, `--refmap=…`): objects from there,
+// checked out by an allowed `git switch -c NEW START`, would replace any
+// file of the work tree, the loops included. Fetching a configured remote
+// (`git fetch origin main`) updates only its remote-tracking refs.
+func fetchElsewhere(a string) bool {
+	return strings.ContainsRune(a, ':') || strings.HasPrefix(a, "/") || strings.HasPrefix(a, "./") ||
+		strings.HasPrefix(a, "../") || strings.HasPrefix(a, "~") || a == "." || a == ".."
+}
+
 type cmdPattern struct {
 	assigns []EnvAssign
 	args    []Arg
 	rest    bool
 	push    *pushPattern // set when args begin `git push`
+	local   bool         // it runs a file by a relative path (RunsLocalFile)
+	// catchAllWhy is catchAll's answer, decided once when the entry is
+	// parsed: every allow entry is asked on every call.
+	catchAllWhy string
 }
 
 type pushPattern struct {
@@ -144,9 +167,11 @@ func parseCmdPattern(arg string) (*cmdPattern, error) {
 		return nil, fmt.Errorf("no command: write Bash(<command> <arguments>), with a final ` *` for any further arguments")
 	}
 	c.args = toks
+	c.local = RunsLocalFile(toks)
 	if len(toks) >= 2 && toks[0].Text == "git" && toks[1].Text == "push" {
 		c.push = parsePushPattern(toks[2:])
 	}
+	c.catchAllWhy = c.findCatchAll()
 	return c, nil
 }
 
@@ -279,7 +304,9 @@ var runners = [][]string{
 	{"npm", "exec"}, {"pnpm", "exec"}, {"pnpm", "dlx"}, {"yarn", "exec"}, {"yarn", "dlx"}, {"bundle", "exec"},
 }
 
-func (c *cmdPattern) catchAll() string {
+func (c *cmdPattern) catchAll() string { return c.catchAllWhy }
+
+func (c *cmdPattern) findCatchAll() string {
 	if !c.rest {
 		return ""
 	}
@@ -338,16 +365,33 @@ func (t *Typed) MatchCommand(cmd Command) bool {
 		// --git-dir …) could send another repository or to another URL.
 		return cmd.Push != nil && len(cmd.Argv) >= 2 && cmd.Argv[0] == c.args[0] && cmd.Argv[1] == c.args[1] && c.push.allows(cmd.Push)
 	}
-	if len(cmd.Argv) < len(c.args) || !c.rest && len(cmd.Argv) != len(c.args) {
+	if c.local && !cmd.AtRoot {
+		return false
+	}
+	if c.matchArgs(cmd.Argv) {
+		return true
+	}
+	if len(c.args) == 0 || len(cmd.Argv) == 0 || c.args[0] != cmd.Argv[0] {
+		return false // only an entry for the same command can match reordered
+	}
+	reordered := goalsFirst(cmd.Argv)
+	return reordered != nil && c.matchArgs(reordered)
+}
+
+// matchArgs compares the entry's tokens with argv, one by one, the rest
+// taking any argument but the dangerous ones.
+func (c *cmdPattern) matchArgs(argv []Arg) bool {
+	if len(argv) < len(c.args) || !c.rest && len(argv) != len(c.args) {
 		return false
 	}
 	for i, a := range c.args {
-		if cmd.Argv[i] != a {
+		if argv[i] != a {
 			return false
 		}
 	}
-	for _, a := range cmd.Argv[len(c.args):] {
-		if dangerousRest(c.args, a.Text) {
+	tool := buildToolOf(argv)
+	for i := len(c.args); i < len(argv); i++ {
+		if dangerousRest(c.args, argv[i].Text) || tool != nil && tool.isGoal(argv, i) {
 			return false
 		}
 	}
@@ -481,6 +525,45 @@ func (p *pushPattern) escalates(c *Push) bool {
 	for _, u := range c.Updates {
 		if p.names(shortRef(u.Dst), c.Current) {
 			return true
+		}
+	}
+	return false
+}
+
+// scriptRunners run the file named by their first operand; shellRunners
+// are the shells among them.
+var (
+	shellRunners  = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "source": true, ".": true}
+	scriptRunners = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "source": true, ".": true,
+		"python": true, "python3": true, "node": true, "ruby": true, "perl": true, "php": true}
+)
+
+// RunsLocalFile reports whether a command runs a file named by a relative
+// path: the command itself (`./gradlew`, `scripts/test.sh`) or the script
+// operand of a shell or interpreter (`bash scripts/setup.sh`, `python
+// main.py`). Such a path names a different file in each directory, so an
+// entry for it holds only at the repository root
+// (docs/typed-entries.md#project-scripts).
+func RunsLocalFile(argv []Arg) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	relative := func(p string) bool { return p != "" && p[0] != '/' && p[0] != '~' }
+	if strings.ContainsRune(argv[0].Text, '/') {
+		return relative(argv[0].Text)
+	}
+	if !scriptRunners[argv[0].Text] {
+		return false
+	}
+	shell := shellRunners[argv[0].Text]
+	for _, a := range argv[1:] {
+		t := a.Text
+		switch {
+		case !strings.HasPrefix(t, "-"):
+			return relative(t)
+		case shell && !strings.HasPrefix(t, "--") && strings.ContainsRune(t, 'c'),
+			!shell && (t == "-c" || t == "-m" || t == "-e" || t == "-E" || t == "-p" || t == "-r" || t == "--eval" || t == "--print"):
+			return false // a -c string, a module or a one-liner: no file
 		}
 	}
 	return false

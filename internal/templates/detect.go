@@ -116,7 +116,7 @@ func Detect(root string) *Project {
 	return p
 }
 
-var detectors = []func(repo, *Project){detectGo, detectNode, detectPython, detectRust, detectJava, detectMake, detectTools}
+var detectors = []func(repo, *Project){detectGo, detectNode, detectPython, detectRust, detectJava, detectMake, detectScripts, detectTools}
 
 // detectTools names tools any ecosystem configures in the repository.
 func detectTools(r repo, p *Project) {
@@ -272,7 +272,7 @@ func detectNode(r repo, p *Project) {
 		r.dirsWith(".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".astro", ".css", ".prisma")...)
 	p.Change = append(p.Change, editDirs(dedupe(dirs))...)
 	if pm == "pnpm" {
-		p.Change = append(p.Change, bash(pnpmFilters(r)...)...)
+		p.Change = append(p.Change, bash(pnpmFilters(r, pkg.PackageManager != "")...)...)
 	}
 	p.Read = append(p.Read, domains("developer.mozilla.org", "nodejs.org", "www.typescriptlang.org", "docs.npmjs.com", "www.npmjs.com")...)
 	for _, d := range sortedKeys(nodeDocs) {
@@ -343,11 +343,22 @@ func detectPython(r repo, p *Project) {
 		p.Read = append(p.Read, domains("docs.djangoproject.com")...)
 	}
 	for _, pre := range runner {
-		if pre != "uv tool run " {
-			cmds = append(cmds, pre+"python -m unittest *", pre+"python3 -m unittest *")
+		if pre == "uv tool run " {
+			continue
+		}
+		cmds = append(cmds, pre+"python -m unittest *", pre+"python3 -m unittest *")
+		// The project's own entry point, as `go run` and `cargo run` are
+		// named: code the loop lets the agent edit anyway.
+		for _, f := range []string{"main.py", "app.py"} {
+			if r.exists(f) {
+				cmds = append(cmds, pre+"python "+f+" *", pre+"python3 "+f+" *")
+			}
 		}
 	}
 	p.Change = append(p.Change, bash(cmds...)...)
+	// Listing the installed packages reads the environment, as `pip list`
+	// does; conda and mamba environments hold many Python projects.
+	p.Read = append(p.Read, bash("conda list *", "mamba list *")...)
 	p.Change = append(p.Change, "Edit(*.py)")
 	p.Change = append(p.Change, editDirs(r.dirsWith(".py", ".pyi", ".html", ".jinja", ".jinja2"))...)
 	p.Read = append(p.Read, domains("docs.python.org", "pypi.org", "docs.pytest.org", "docs.astral.sh", "mypy.readthedocs.io")...)
@@ -409,6 +420,7 @@ func detectJava(r repo, p *Project) {
 				tasks = append(tasks, strings.Fields(pl.tasks)...)
 			}
 		}
+		tasks = dedupe(append(tasks, gradleTasks(r)...))
 		tool := "gradle"
 		if r.exists("gradlew") {
 			tool = "./gradlew"
@@ -422,8 +434,10 @@ func detectJava(r repo, p *Project) {
 			}
 			p.Change = append(p.Change, "Edit("+m+"/src/**)")
 		}
+		// The build logic decides what every task runs: its edits are asked.
 		p.Ask = append(p.Ask, "Edit(build.gradle)", "Edit(build.gradle.kts)", "Edit(settings.gradle)", "Edit(settings.gradle.kts)",
-			"Edit(**/build.gradle*)", "Edit(gradle/**)", "Read(gradle.properties)")
+			"Edit(**/build.gradle*)", "Edit(*.gradle)", "Edit(*.gradle.kts)", "Edit(gradle/**)", "Edit(buildSrc/**)", "Edit(build-logic/**)",
+			"Read(gradle.properties)")
 		p.Never = append(p.Never, "Read(local.properties)", "Read(keystore.properties)", "Read(github.properties)")
 	default:
 		return
@@ -503,8 +517,9 @@ func dedupe(in []string) []string {
 }
 
 // pnpmFilters names `pnpm --filter <package> <script>` for each workspace
-// package under packages/ and apps/ and the scripts it defines.
-func pnpmFilters(r repo) []string {
+// package under packages/ and apps/ and the scripts it defines; with
+// corepack (a packageManager field), `corepack pnpm …` as well.
+func pnpmFilters(r repo, corepack bool) []string {
 	var out []string
 	for _, group := range []string{"packages", "apps"} {
 		entries, err := os.ReadDir(filepath.Join(r.root, group))
@@ -524,9 +539,15 @@ func pnpmFilters(r repo) []string {
 				if riskyScript().MatchString(s) || strings.ContainsAny(s, " ()'\"*") {
 					continue
 				}
-				out = append(out, "pnpm --filter "+pkg.Name+" run "+s+" *")
+				cmds := []string{"pnpm --filter " + pkg.Name + " run " + s + " *"}
 				if !pmBuiltin().MatchString(s) {
-					out = append(out, "pnpm --filter "+pkg.Name+" "+s+" *")
+					cmds = append(cmds, "pnpm --filter "+pkg.Name+" "+s+" *")
+				}
+				out = append(out, cmds...)
+				if corepack {
+					for _, c := range cmds {
+						out = append(out, "corepack "+c)
+					}
 				}
 			}
 		}

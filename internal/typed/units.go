@@ -25,6 +25,8 @@ type Env struct {
 	// Resolve turns an absolute path into the path it names (symbolic
 	// links followed); nil uses ResolvePath.
 	Resolve func(string) string
+
+	resolvedOnce bool // Root and Home are resolved already (Resolved)
 }
 
 // Unit is one thing a call does that an entry must allow.
@@ -85,9 +87,18 @@ func (e Env) resolver() func(string) string {
 	return e.Resolve
 }
 
+// Resolved returns env with its root and home resolved, as every path of
+// a call is: done once for a call's units and the units of the scripts it
+// runs.
+func (e Env) Resolved() Env { return e.resolved() }
+
 // resolved returns env with its root and home resolved once, as every path
 // of the call is.
 func (e Env) resolved() Env {
+	if e.resolvedOnce {
+		return e
+	}
+	e.resolvedOnce = true
 	res := e.resolver()
 	if e.Root != "" {
 		e.Root = res(e.Root)
@@ -187,6 +198,29 @@ func bashUnits(cmd string, env Env) []Unit {
 	return out
 }
 
+// ScriptUnits reads the clauses of a shell script a call runs (the gate
+// reads it, docs/threat-model.md#scripts-the-agent-wrote) as units only ask
+// and never entries look at: the clause running the script is what an
+// entry must allow (docs/typed-entries.md#project-scripts).
+func ScriptUnits(s *shell.Script, path string, env Env) []Unit {
+	if s == nil {
+		return nil
+	}
+	env = env.resolved()
+	via := "script " + path
+	var out []Unit
+	for _, c := range s.Clauses {
+		u := clauseUnit(c, env)
+		u.Via, u.Screened = append([]string{via}, c.Via...), true
+		out = append(out, u)
+		for _, e := range effectUnits(c, env) {
+			e.Via, e.Screened = append([]string{via}, e.Via...), true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 func clauseUnit(c shell.Clause, env Env) Unit {
 	u := Unit{Call: loops.Call{Kind: loops.ToolBash}, Via: c.Via}
 	var cmd loops.Command
@@ -215,6 +249,12 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 	}
 	if len(cmd.Argv) == 0 && u.Opaque == "" {
 		u.Opaque = "no command (only assignments or redirections)"
+	}
+	if loops.RunsLocalFile(cmd.Argv) {
+		// Resolved only for a command that runs a file by a relative
+		// path: the one kind of entry that depends on where it runs.
+		cmd.AtRoot = env.Root != "" && (c.Dir == "" && filepath.Clean(env.Cwd) == env.Root || // as written: no syscall
+			env.path(c.Dir).Abs == filepath.ToSlash(env.Root))
 	}
 	u.Call.Cmd = cmd
 	u.Canon = canonical(cmd)
