@@ -128,7 +128,7 @@ var fixtures = map[string]map[string]string{
 	},
 	"java-maven": {
 		"pom.xml": "<project><parent><artifactId>spring-boot-starter-parent</artifactId></parent></project>\n",
-		"mvnw":    "#!/bin/sh\n",
+		"mvnw":    mvnwScript,
 		"src/main/java/com/example/data/AbstractEntity.java": "class AbstractEntity {}\n",
 		"src/test/java/com/example/RaffleServiceTest.java":   "class RaffleServiceTest {}\n",
 		"README.md": "# service\n",
@@ -140,7 +140,7 @@ var fixtures = map[string]map[string]string{
 			"tasks.register('testCodeCoverageReport', JacocoReport) { dependsOn(tasks.named('test')) }\n" +
 			"tasks.register('verifyCoverage', JacocoCoverageVerification) { dependsOn tasks.named('testCodeCoverageReport') }\n" +
 			"tasks.register('showCoverageReport') { dependsOn tasks.named('testCodeCoverageReport') }\n",
-		"gradlew":                                "#!/bin/sh\n",
+		"gradlew":                                gradlewScript,
 		"gradle.properties":                      "org.gradle.jvmargs=-Xmx2g\n",
 		"local.properties":                       "sdk.dir=/opt/android\n",
 		"src/main/kotlin/Main.kt":                "fun main() {}\n",
@@ -173,3 +173,31 @@ func writeFixture(dir, name string) error {
 	}
 	return nil
 }
+
+// gradlewScript and mvnwScript are the shape of the wrappers Gradle and
+// Maven generate, reduced to what the gate reads: they find the JVM and
+// exec it with the wrapper jar and every argument — a command named by a
+// variable, which the gate cannot read. An empty wrapper would hide that
+// (docs/typed-entries.md#project-scripts).
+const gradlewScript = `#!/bin/sh
+APP_HOME=$(cd "${APP_HOME:-./}" > /dev/null && pwd -P) || exit
+CLASSPATH=$APP_HOME/gradle/wrapper/gradle-wrapper.jar
+if [ -n "$JAVA_HOME" ] ; then
+    JAVACMD=$JAVA_HOME/bin/java
+else
+    JAVACMD=java
+fi
+set -- "-Dorg.gradle.appname=$APP_BASE_NAME" -classpath "$CLASSPATH" org.gradle.wrapper.GradleWrapperMain "$@"
+exec "$JAVACMD" "$@"
+`
+
+const mvnwScript = `#!/bin/sh
+set -euf
+MAVEN_PROJECTBASEDIR=$(cd "$(dirname "$0")" && pwd)
+if [ -n "${JAVA_HOME-}" ]; then
+  JAVACMD="$JAVA_HOME/bin/java"
+else
+  JAVACMD=java
+fi
+exec "$JAVACMD" $MAVEN_OPTS -classpath "$MAVEN_PROJECTBASEDIR/.mvn/wrapper/maven-wrapper.jar" "-Dmaven.multiModuleProjectDirectory=$MAVEN_PROJECTBASEDIR" org.apache.maven.wrapper.MavenWrapperMain "$@"
+`

@@ -44,13 +44,24 @@ type Call struct {
 	Secret string
 	// scripts are the shell scripts the call runs, as read (scriptRun).
 	scripts []ranScript
+	// inScript counts the scripts being read below the call's own
+	// clauses; scriptOpaque says some part of a script the call runs
+	// directly could not be read, and callOpaque that some part of the
+	// call itself (or of a script such a script runs) could not. A vouched
+	// script's unreadable parts do not make the call opaque (vouched).
+	inScript     int
+	scriptOpaque bool
+	callOpaque   bool
 }
 
 // ranScript is a shell script a call runs: as named, where it runs, and
-// its parse.
+// its parse; abs is the file read, and opaque says part of it could not
+// be read (only for a script the call's own clauses run).
 type ranScript struct {
 	path, dir string
 	script    *shell.Script
+	abs       string
+	opaque    bool
 }
 
 // Action is one thing a call does. typed entries match these.
@@ -71,9 +82,20 @@ func (c *Call) deny(why string) {
 }
 
 func (c *Call) unreadable(why string) {
-	c.Opaque = true
+	c.opaque()
 	if c.Unreadable == "" {
 		c.Unreadable = why
+	}
+}
+
+// opaque marks part of the call unreadable: of a script it runs (while one
+// is read), else of the call.
+func (c *Call) opaque() {
+	c.Opaque = true
+	if c.inScript > 0 {
+		c.scriptOpaque = true
+	} else {
+		c.callOpaque = true
 	}
 }
 
@@ -250,7 +272,7 @@ func (a *analysis) tool() {
 	c.Actions = append(c.Actions, Action{Kind: "tool", Argv: []string{c.Tool}})
 	c.Texts = append(c.Texts, c.Target)
 	if c.Kind == hook.KindOther {
-		c.Opaque = true // a tool the gate does not know: nothing allows it
+		c.opaque() // a tool the gate does not know: nothing allows it
 	}
 	fields, _ := hook.Fields(c.Payload.ToolInput)
 	for _, f := range fields {

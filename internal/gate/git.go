@@ -143,7 +143,7 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 		}
 	}
 	if sub != "" && !lit {
-		c.Opaque = true
+		c.opaque()
 	}
 }
 

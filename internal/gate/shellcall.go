@@ -96,7 +96,7 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	}
 	act := Action{Kind: "run", Argv: argv, Assigns: assigns, Opaque: cl.Opaque, Why: cl.Why}
 	if cl.Opaque {
-		c.Opaque = true
+		c.opaque()
 	}
 	c.Actions = append(c.Actions, act)
 	fx := cl.Effects()
@@ -723,7 +723,25 @@ func (a *analysis) scriptRun(cl *shell.Clause, argv []string, lname string, st *
 		sub := &analysis{c: a.c, place: a.place, env: a.env, cwd: dir}
 		// Kept for the loop's typed ask and never entries, which screen
 		// what a script runs as they screen what a wrapper runs.
-		a.c.scripts = append(a.c.scripts, ranScript{path: file, dir: dir, script: sub.shell(content, depth+1)})
+		rs := ranScript{path: file, dir: dir, abs: p}
+		if a.c.inScript == 0 {
+			// A script the call runs directly: what cannot be read in it
+			// is set apart, for a loop that vouches for the script
+			// (vouched, warrant.go); a script it runs in turn is not.
+			was := a.c.scriptOpaque
+			a.c.scriptOpaque = false
+			a.c.inScript++
+			rs.script = sub.shell(content, depth+1)
+			a.c.inScript--
+			rs.opaque = a.c.scriptOpaque
+			a.c.scriptOpaque = was || rs.opaque
+		} else {
+			inner := a.c.inScript
+			a.c.inScript = 0 // its unreadable parts count as the call's
+			rs.script = sub.shell(content, depth+1)
+			a.c.inScript = inner
+		}
+		a.c.scripts = append(a.c.scripts, rs)
 		return
 	}
 	if strings.ContainsRune(content, 0) {

@@ -103,6 +103,7 @@ func Explain(env Env, l *loops.Loop, data []byte) Explanation {
 	}
 	te := typedEnv(c, place, env)
 	x.Typed = TypedDecision(l, c, te)
+	c.typed = &x.Typed
 	if r, hit := loops.Screen(l.Warrant.Natural(), c.Texts); hit {
 		x.Natural = &r
 		if r.Verdict == loops.Deny || x.Typed.Verdict != loops.Deny {
@@ -113,7 +114,7 @@ func Explain(env Env, l *loops.Loop, data []byte) Explanation {
 	switch {
 	case x.Typed.Verdict == loops.Deny:
 		x.Verdict, x.Rule = loops.Deny, x.Typed.Rule
-	case c.Opaque && x.Typed.Verdict == loops.Allow:
+	case c.Opaque && x.Typed.Verdict == loops.Allow && (c.callOpaque || !vouched(env, place, c, l)):
 		why := c.Unreadable
 		if why == "" {
 			why = "part of the call is built at run time or is not a command the gate can read"

@@ -7,6 +7,7 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/route"
+	"github.com/gitwarrant/gitwarrant/internal/typed"
 )
 
 // decideWarrant decides a call that self-protection let through
@@ -101,7 +102,7 @@ func decideLoop(env Env, o Options, place Place, c *Call, l *loops.Loop) Answer 
 	if r, hit := typedScreen(env.Loops.Typed(l), c, typedEnv(c, place, env)); hit { // typed.go
 		return decided(o, place, c, l, r)
 	}
-	if c.Opaque {
+	if c.Opaque && (c.callOpaque || !vouched(env, place, c, l)) {
 		why := c.Unreadable
 		if why == "" {
 			why = "part of the call is built at run time or is not a command the gate can read"
@@ -145,4 +146,34 @@ func decided(o Options, place Place, c *Call, l *loops.Loop, res loops.Result) A
 		rememberPending(place, c.Payload.ToolUseID, l.Name)
 	}
 	return a
+}
+
+// vouched reports whether every script the call runs directly whose parts
+// cannot be read is one the loop vouches for: the call is allowed by its
+// typed entries, and the loop does not let the agent edit the script
+// (docs/threat-model.md#scripts-the-agent-wrote). Such a script is reviewed
+// code, like a Makefile's recipe: its readable clauses are still screened
+// by every never and ask entry and by self-protection, but what it does at
+// run time (`exec "$JAVACMD" "$@"` in a build tool's wrapper) no longer
+// makes the call ask. A script the agent may edit is never vouched for:
+// writing it and then running it is the two-step trick the gate reads
+// scripts to catch.
+func vouched(env Env, place Place, c *Call, l *loops.Loop) bool {
+	if c.typed == nil || c.typed.Verdict != loops.Allow {
+		return false
+	}
+	tw := env.Loops.Typed(l)
+	te := typedEnv(c, place, env)
+	found := false
+	for _, rs := range c.scripts {
+		if !rs.opaque {
+			continue
+		}
+		found = true
+		edit := typed.Decide(tw, typed.Units(loops.ToolEdit, map[string]any{"file_path": rs.abs}, te))
+		if edit.Verdict == loops.Allow {
+			return false
+		}
+	}
+	return found
 }
