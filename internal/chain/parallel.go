@@ -78,7 +78,13 @@ func VerifyParallel(r io.Reader, path string, first int64, prev string) *Report 
 		}
 	}()
 	rep := &Report{Path: path, LastSeq: first - 1}
+	// The links are compared as bytes into the blocks, so no line costs an
+	// allocation; the head becomes a string once, at the end.
+	prevB := []byte(prev)
 	defer func() {
+		if rep.Entries > 0 {
+			rep.Head = string(prevB)
+		}
 		for b := range blocks { // drain, so the reader and workers end
 			<-b.done
 		}
@@ -96,8 +102,8 @@ func VerifyParallel(r io.Reader, path string, first int64, prev string) *Report 
 				switch {
 				case lr.seq != want:
 					brk = &Break{Reason: ReasonSeqGap, Detail: fmt.Sprintf("expected seq %d, found %d", want, lr.seq)}
-				case lr.prev != prev:
-					brk = &Break{Reason: ReasonBadPrev, Detail: fmt.Sprintf("expected prev %s, found %q", prev, lr.prev)}
+				case !bytes.Equal(lr.prev, prevB):
+					brk = &Break{Reason: ReasonBadPrev, Detail: fmt.Sprintf("expected prev %s, found %q", prevB, lr.prev)}
 				default:
 					brk = lr.badHash
 				}
@@ -107,10 +113,9 @@ func VerifyParallel(r io.Reader, path string, first int64, prev string) *Report 
 				rep.Break = brk
 				return rep
 			}
-			prev = lr.hash
+			prevB = lr.hash
 			rep.Entries++
 			rep.LastSeq = want
-			rep.Head = prev
 			rep.Unterminated = !lr.terminated
 		}
 	}
@@ -121,7 +126,7 @@ func VerifyParallel(r io.Reader, path string, first int64, prev string) *Report 
 // why it does not verify (seq and line left for the caller).
 type lineResult struct {
 	seq        int64
-	prev, hash string
+	prev, hash []byte // into the block (the full path's are copies)
 	terminated bool
 	brk        *Break // the line does not parse
 	badHash    *Break // it parses, but its hash is not its fields' hash
@@ -140,7 +145,7 @@ func hashLines(f *fastHasher, data []byte, last bool) []lineResult {
 			data = nil
 		}
 		if fe, ok := f.verify(line); ok && len(line) <= MaxLine {
-			out = append(out, lineResult{seq: fe.seq, prev: string(fe.prev), hash: string(fe.hash), terminated: terminated})
+			out = append(out, lineResult{seq: fe.seq, prev: fe.prev, hash: fe.hash, terminated: terminated})
 			continue
 		}
 		out = append(out, hashLine(line, terminated))
@@ -167,7 +172,7 @@ func hashLine(line []byte, terminated bool) lineResult {
 	if err != nil {
 		return fail(ReasonUnparsable, err.Error())
 	}
-	lr.seq, lr.prev = e.Seq, e.Prev
+	lr.seq, lr.prev = e.Seq, []byte(e.Prev)
 	got, err := ComputeHash(e.Prev, m)
 	if err != nil {
 		return fail(ReasonUnparsable, err.Error())
@@ -176,6 +181,6 @@ func hashLine(line []byte, terminated bool) lineResult {
 		// reported after a bad seq or prev, as Verify does
 		lr.badHash = &Break{Reason: ReasonBadHash, Detail: fmt.Sprintf("hash of the entry's fields is %s, line says %q", got, e.Hash)}
 	}
-	lr.hash = got
+	lr.hash = []byte(got)
 	return lr
 }
