@@ -138,9 +138,10 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	if g, ok := cl.Git(); ok {
 		a.git(g, cl, st)
 	}
-	if cl.Opaque && (interpreters[lname] || !w0.Literal) {
+	if cl.Opaque && (interpreters[lname] || !w0.Literal || lname == "go" || lname == "jq") {
 		a.opaqueCode(cl)
 	}
+	a.goRun(cl, argv)
 	if depth < maxScriptDepth {
 		a.scriptRun(cl, argv, lname, st, depth)
 	}
@@ -288,12 +289,15 @@ func (a *analysis) screenPath(kind string, p wpath, cwd string, ancestors bool) 
 	rel := a.place.rel(abs)
 	c.Actions = append(c.Actions, Action{Kind: kind, Path: abs, Rel: rel})
 	c.Texts = append(c.Texts, describe(kind, rel))
-	if isSecret(abs) {
+	// A recursive read (grep -r, rg, tar -c) of a directory reads every
+	// secret below it: ~/.ssh, or a home holding ~/.ssh and ~/.aws.
+	secret := isSecret(abs) || kind == "read" && ancestors && a.secretsBelow(abs)
+	if secret {
 		c.Texts = append(c.Texts, "secrets "+rel)
 		c.Secret = rel
 	}
 	if kind == "read" {
-		if isSecret(abs) {
+		if secret {
 			c.Texts = append(c.Texts, "read secrets "+rel)
 		}
 		return false
@@ -309,6 +313,15 @@ func (a *analysis) screenPath(kind string, p wpath, cwd string, ancestors bool) 
 		}
 	}
 	return false
+}
+
+// secretsBelow reports a directory that holds secrets or keys wherever
+// it is (a .ssh, .aws or secrets folder) or holds the home directory's.
+func (a *analysis) secretsBelow(dir string) bool {
+	if isSecret(filepath.Join(dir, "x")) {
+		return true
+	}
+	return a.place.Home != "" && within(filepath.Join(a.place.Home, ".ssh"), dir)
 }
 
 func describe(kind, rel string) string {
@@ -724,6 +737,26 @@ func (a *analysis) scriptRun(cl *shell.Clause, argv []string, lname string, st *
 	}
 	if m := mentions(content); m != "" {
 		a.c.deny("it runs " + file + ", which names " + m)
+	}
+}
+
+// goRun screens the Go files `go run` is given as a script run by its
+// interpreter is screened: a mention of a protected place denies (the
+// clause is opaque already: Go code can do anything).
+func (a *analysis) goRun(cl *shell.Clause, argv []string) {
+	dir := a.cwd
+	if cl.Dir != "" {
+		dir = Resolve(cl.Dir, a.cwd, a.place.Home)
+	}
+	for _, f := range shell.GoRunFiles(argv) {
+		content, ok := readSmall(Resolve(f, dir, a.place.Home), 256<<10)
+		if !ok {
+			continue
+		}
+		if m := mentions(content); m != "" {
+			a.c.deny("it runs " + f + ", which names " + m)
+			return
+		}
 	}
 }
 

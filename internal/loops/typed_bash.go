@@ -78,7 +78,7 @@ var interpreters = map[string]bool{
 // (docs/typed-entries.md#commands).
 var restDanger = map[string][]string{
 	"":        {"--output", "--no-verify"},
-	"go":      {"-exec", "-toolexec", "-modfile", "-overlay"},
+	"go":      {"-exec", "-toolexec", "-vettool", "-modfile", "-overlay"},
 	"cargo":   {"--manifest-path", "--config", "-Z"},
 	"git":     {"--upload-pack", "--receive-pack", "--exec", "--ext-diff", "-O", "--open-files-in-pager"},
 	"find":    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
@@ -91,6 +91,7 @@ var restDanger = map[string][]string{
 	"awk":     {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
 	"gawk":    {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
 	"tree":    {"-o"},
+	"gh":      {"--repo", "-R", "--body-file", "-F", "--hostname"},
 }
 
 func dangerousRest(head []Arg, a string) bool {

@@ -165,6 +165,43 @@ func (p *pathPattern) coversGlob(f FilePath, glob string) bool {
 	return false
 }
 
+// mayNameBelow is the cautious reading of a recursive read of directory
+// f: the pattern names f (or a folder holding it), or its fixed leading
+// folders lie inside f — `~/.ssh/**` for `grep -r x ~/.ssh` and for
+// `grep -r x ~`. A pattern that can match at any depth (`**/.env`) is not
+// taken to lie inside every directory searched: that would stop every
+// `grep -r` of the repository.
+func (p *pathPattern) mayNameBelow(f FilePath) bool {
+	if p.match(f) {
+		return true
+	}
+	var base string
+	switch p.base {
+	case baseRepo:
+		base = f.Root
+	case baseHome:
+		base = f.Home
+	case baseAbs:
+		base = "/"
+	}
+	if base == "" {
+		return false
+	}
+	var lit []string
+	for _, seg := range strings.Split(strings.TrimPrefix(p.glob, "/"), "/") {
+		if strings.ContainsAny(seg, "*?[{\\") {
+			break
+		}
+		lit = append(lit, seg)
+	}
+	if len(lit) == 0 {
+		return false
+	}
+	fixed := path.Join(append([]string{base}, lit...)...)
+	_, inside := within(fixed, f.Abs)
+	return inside
+}
+
 // mayNameGlob is the cautious reading for ask and never: a search glob is
 // screened when it spells every literal part of the pattern (`**/secrets*`
 // against `secrets`, `*.pem` against `*.pem`; `tsconfig*.json` does not

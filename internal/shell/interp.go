@@ -53,6 +53,10 @@ func interpreterCode(name string, args []string) string {
 		return awkCode(args)
 	case name == "sed" || name == "gsed":
 		return sedCode(args)
+	case name == "go":
+		return goCode(args)
+	case name == "jq" || name == "gojq" || name == "jaq":
+		return jqCode(args)
 	case name == "vim" || name == "vi" || name == "nvim" || name == "ex":
 		for _, a := range args[1:] {
 			if a == "-c" || strings.HasPrefix(a, "+") || a == "--cmd" || a == "-S" {

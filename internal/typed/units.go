@@ -177,7 +177,7 @@ func bashUnits(cmd string, env Env) []Unit {
 		u.Screened = !reparsed(c.Via) || shellString(c)
 		out = append(out, u)
 		for _, e := range effectUnits(c, env) {
-			e.Screened = !reparsed(c.Via)
+			e.Screened = e.Screened || !reparsed(c.Via)
 			out = append(out, e)
 		}
 	}
@@ -265,7 +265,7 @@ func pushOf(g *shell.Git, env Env) *loops.Push {
 }
 
 func effectUnits(c shell.Clause, env Env) []Unit {
-	out := append(goOutput(c, env), gitAdded(c, env)...)
+	out := gitAdded(c, env)
 	for _, e := range c.Effects() {
 		if e.Vague {
 			continue // inherent to the command the clause's entry names
@@ -285,8 +285,19 @@ func effectUnits(c shell.Clause, env Env) []Unit {
 			p = "~" + strings.TrimPrefix(p, "~")
 		}
 		f := env.path(p)
-		u.Call = loops.Call{Kind: kind, Path: f}
+		u.Call = loops.Call{Kind: kind, Path: f, Tree: e.Tree && kind == loops.ToolRead}
 		u.Canon = kind + " " + env.canonPath(f) + " (" + e.Kind + " by " + e.Via + ")"
+		if strings.HasPrefix(e.Via, "go -") {
+			// The go command's output files and profiles: inside the
+			// repository they are the build's own output, which the
+			// clause's entry covers (ask and never entries still screen
+			// them); outside, a person decides.
+			if _, inside := f.Rel(); inside {
+				u.Screened = true
+			} else {
+				u.Opaque = e.Via + " writes outside the repository"
+			}
+		}
 		out = append(out, u)
 	}
 	return out
@@ -337,32 +348,6 @@ func shellString(c shell.Clause) bool {
 		}
 	}
 	return false
-}
-
-// goOutput reads `go build|test -o FILE`: the parser does not model it as
-// a write, so a file outside the repository makes the clause ask (inside,
-// it is the build's own output).
-func goOutput(c shell.Clause, env Env) []Unit {
-	args := c.Strings()
-	if c.Name() != "go" || len(args) < 3 || (args[1] != "build" && args[1] != "test") {
-		return nil
-	}
-	for i := 2; i < len(args); i++ {
-		var o string
-		switch {
-		case args[i] == "-o" && i+1 < len(args):
-			o = args[i+1]
-		case strings.HasPrefix(args[i], "-o="):
-			o = args[i][3:]
-		default:
-			continue
-		}
-		f := env.path(o)
-		if _, inside := f.Rel(); !inside {
-			return []Unit{{Effect: true, Via: c.Via, Canon: "Edit " + f.Abs + " (written by go -o)", Opaque: "go -o writes outside the repository"}}
-		}
-	}
-	return nil
 }
 
 // gitAdded reads the paths `git add` stages as reads: what is staged is
