@@ -121,6 +121,15 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 				break
 			}
 		}
+		// A refspec with a destination moves a local ref, as update-ref
+		// does (`git fetch . +HEAD:main` rewrites main).
+		for _, r := range shell.FetchDestinations(g) {
+			name, _ := shell.ShortRef(r.Dst)
+			c.Texts = append(c.Texts, "update-ref "+r.Dst, "update local branch "+name)
+			if r.Force {
+				c.Texts = append(c.Texts, "force update local branch "+name, "rewrite branch "+name)
+			}
+		}
 	}
 	if p := g.Push; p != nil {
 		if st.headMoved != "" && pushesCurrent(p) {

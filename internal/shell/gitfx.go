@@ -45,6 +45,15 @@ func (e *effects) git(args []Word, texts []string) {
 			}
 		}
 	}
+	// A pathspec restored, reset or stashed names everything below it:
+	// `git checkout old -- .` rewrites .gitwarrant too.
+	pathspecs := func(ws []Word) {
+		for _, w := range ws {
+			for _, x := range w.expand() {
+				e.add("write", under(x), "git "+g.Sub).Tree = true
+			}
+		}
+	}
 	// diff, log, show, format-patch … write --output=FILE
 	for i, a := range g.Args {
 		t := a.Text
@@ -64,19 +73,27 @@ func (e *effects) git(args []Word, texts []string) {
 			return
 		}
 		// operands are a branch or paths; each is taken as a path too
-		paths("write", g.Operands)
+		pathspecs(g.Operands)
 		e.tree("write", root, "git checkout", true)
 	case "restore":
-		paths("write", g.Operands)
+		if has("staged", "S") && !has("worktree", "W") {
+			paths("write", g.Operands) // the index only
+			return
+		}
+		pathspecs(g.Operands)
 	case "switch", "reset", "merge", "pull", "rebase", "cherry-pick", "revert", "am", "stash", "stash push", "bisect", "read-tree", "checkout-index", "sparse-checkout", "submodule", "filter-branch":
 		if g.Sub == "switch" && has("create", "force-create") && len(g.Operands) == 0 {
 			return // a new branch at HEAD changes no file
 		}
 		if g.Sub == "reset" && !has("hard", "merge", "keep") {
 			if g.DashDash || len(g.Operands) > 1 {
-				paths("write", g.Operands)
+				pathspecs(g.Operands)
 			}
 			return
+		}
+		if g.Sub == "stash push" || g.Sub == "stash" && g.DashDash {
+			// stash push -- paths saves them and restores them from HEAD
+			pathspecs(g.Operands)
 		}
 		e.tree("write", root, "git "+g.Sub, true)
 	case "apply":

@@ -332,3 +332,29 @@ func (p *Push) Describe() []string {
 	}
 	return out
 }
+
+// FetchDestinations returns the local refs a git fetch or pull refspec
+// writes (`src:dst`, `+src:dst`), the remote operand skipped: a fetch
+// with a destination moves a local ref as update-ref does. Each has Src,
+// Dst and Force (a leading `+` or --force).
+func FetchDestinations(g *Git) []RefUpdate {
+	if g.Sub != "fetch" && g.Sub != "pull" || len(g.Operands) < 2 {
+		return nil
+	}
+	force := false
+	for _, o := range g.Options {
+		force = force || o.is("force")
+	}
+	var out []RefUpdate
+	for _, w := range g.Operands[1:] {
+		r := w.Text
+		f := force || strings.HasPrefix(r, "+")
+		r = strings.TrimPrefix(r, "+")
+		src, dst, ok := strings.Cut(r, ":")
+		if !ok || dst == "" {
+			continue
+		}
+		out = append(out, RefUpdate{Src: src, Dst: dst, Force: f})
+	}
+	return out
+}

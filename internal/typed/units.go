@@ -212,6 +212,14 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 		if g.Push != nil {
 			cmd.Push = pushOf(g, env)
 		}
+		if d := shell.FetchDestinations(g); len(d) > 0 && u.Opaque == "" {
+			u.Opaque = "git " + g.Sub + " writes the local ref " + d[0].Dst + ", as update-ref does"
+		}
+		alt := []loops.Arg{{Text: "git"}}
+		for _, t := range g.Spellings() {
+			alt = append(alt, loops.Arg{Text: t})
+		}
+		cmd.Alts = append(cmd.Alts, alt)
 	}
 	if len(cmd.Argv) == 0 && u.Opaque == "" {
 		u.Opaque = "no command (only assignments or redirections)"
@@ -267,8 +275,11 @@ func pushOf(g *shell.Git, env Env) *loops.Push {
 func effectUnits(c shell.Clause, env Env) []Unit {
 	out := gitAdded(c, env)
 	for _, e := range c.Effects() {
-		if e.Vague {
-			continue // inherent to the command the clause's entry names
+		if e.Vague || strings.HasPrefix(e.Via, "git stash") {
+			// Inherent to the command the clause's entry names (a stash
+			// of paths puts them back as HEAD has them; self-protection
+			// screens them).
+			continue
 		}
 		kind := loops.ToolEdit
 		if e.Kind == "read" {
