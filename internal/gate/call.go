@@ -38,6 +38,10 @@ type Call struct {
 	Unreadable string
 	// typed is the loop's typed decision, set by typedScreen (typed.go).
 	typed *typed.Decision
+	// gitConfig is the repository's configuration, read by repoConfig
+	// (git.go) the first time a push or fetch needs it.
+	gitConfig     map[string][]string
+	gitConfigRead bool
 	// Secret names a secret or key file the call touches: no entry allows
 	// such a call on its own, a person decides.
 	Secret string

@@ -1,8 +1,10 @@
 package gate
 
 import (
+	"path/filepath"
 	"strings"
 
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/protect"
 	"github.com/gitwarrant/gitwarrant/internal/shell"
 )
@@ -123,7 +125,10 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 		}
 		// A refspec with a destination moves a local ref, as update-ref
 		// does (`git fetch . +HEAD:main` rewrites main).
-		for _, r := range shell.FetchDestinations(g) {
+		for _, r := range shell.FetchDestinations(g, a.c.repoConfig(a.place)) {
+			if wildRef(r.Dst) || touchesRecordRef(r.Dst) {
+				c.deny("git " + sub + " fetches into " + r.Dst + " (configured or given), which can rewrite or prune refs/gitwarrant, where the record is committed")
+			}
 			name, _ := shell.ShortRef(r.Dst)
 			c.Texts = append(c.Texts, "update-ref "+r.Dst, "update local branch "+name)
 			if r.Force {
@@ -131,7 +136,7 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 			}
 		}
 	}
-	if p := g.Push; p != nil {
+	if p := g.PushIn(a.c.repoConfig(a.place), a.branch()); p != nil {
 		if st.headMoved != "" && pushesCurrent(p) {
 			// HEAD (or a push with no refspec) names the branch the
 			// earlier clause left checked out, not the one on disk now.
@@ -277,12 +282,7 @@ func pushesCurrent(p *shell.Push) bool {
 // every branch is a push to main and master too.
 func (a *analysis) pushMeans(p *shell.Push) []string {
 	var out []string
-	branch := ""
-	if a.place.Repo != nil {
-		if h, err := a.place.Repo.ReadHead(); err == nil {
-			branch = h.Branch
-		}
-	}
+	branch := a.branch()
 	force := p.Force
 	for _, u := range p.Updates {
 		force = force || u.Force
@@ -304,6 +304,40 @@ func (a *analysis) pushMeans(p *shell.Push) []string {
 		}
 	}
 	return out
+}
+
+// branch is the current branch ("" when detached or unknown).
+func (a *analysis) branch() string {
+	if a.place.Repo != nil {
+		if h, err := a.place.Repo.ReadHead(); err == nil {
+			return h.Branch
+		}
+	}
+	return ""
+}
+
+// repoConfig is the configuration git reads from its files for this
+// repository — the user's (XDG, then ~/.gitconfig), the repository's and
+// its worktree's, includes followed — read once per call, and only for a
+// call that pushes or fetches (docs/threat-model.md#git).
+func (c *Call) repoConfig(pl Place) map[string][]string {
+	if c.gitConfigRead {
+		return c.gitConfig
+	}
+	c.gitConfigRead = true
+	if pl.Repo == nil {
+		return nil
+	}
+	var files []string
+	if pl.XDGConfig != "" {
+		files = append(files, filepath.Join(pl.XDGConfig, "git", "config"))
+	}
+	if pl.Home != "" {
+		files = append(files, filepath.Join(pl.Home, ".gitconfig"))
+	}
+	files = append(files, filepath.Join(pl.Repo.CommonDir, "config"), filepath.Join(pl.Repo.GitDir, "config.worktree"))
+	c.gitConfig = gitx.ConfigEntries(files...)
+	return c.gitConfig
 }
 
 func wildUpdates(p *shell.Push) bool {

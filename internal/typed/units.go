@@ -25,6 +25,17 @@ type Env struct {
 	// Resolve turns an absolute path into the path it names (symbolic
 	// links followed); nil uses ResolvePath.
 	Resolve func(string) string
+	// GitConfig returns the configuration git reads from its files
+	// (canonical keys, every value), for resolving a push or fetch as the
+	// repository would; nil means none.
+	GitConfig func() map[string][]string
+}
+
+func (e Env) gitConfig() map[string][]string {
+	if e.GitConfig == nil {
+		return nil
+	}
+	return e.GitConfig()
 }
 
 // Unit is one thing a call does that an entry must allow.
@@ -212,7 +223,7 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 		if g.Push != nil {
 			cmd.Push = pushOf(g, env)
 		}
-		if d := shell.FetchDestinations(g); len(d) > 0 && u.Opaque == "" {
+		if d := shell.FetchDestinations(g, env.gitConfig()); len(d) > 0 && u.Opaque == "" {
 			u.Opaque = "git " + g.Sub + " writes the local ref " + d[0].Dst + ", as update-ref does"
 		}
 		alt := []loops.Arg{{Text: "git"}}
@@ -235,7 +246,7 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 // pushOf turns the parser's reading of a push into plain values, with HEAD
 // and the default remote resolved.
 func pushOf(g *shell.Git, env Env) *loops.Push {
-	p := g.Push
+	p := g.PushIn(env.gitConfig(), env.Branch)
 	out := &loops.Push{Remote: p.Remote, Current: env.Branch, All: p.All || p.Matching, Mirror: p.Mirror, Tags: p.Tags,
 		Force: p.Force, Delete: p.Delete || p.Prune}
 	if out.Remote == "" {
