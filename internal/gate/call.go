@@ -225,9 +225,11 @@ func isSecret(p string) bool {
 		strings.HasPrefix(base, "id_ecdsa"), strings.HasSuffix(base, ".pem"), strings.HasSuffix(base, ".key"),
 		strings.HasSuffix(base, ".p12"), strings.HasSuffix(base, ".pfx"), strings.HasSuffix(base, ".keystore"):
 		return true
+	case base == "environ" && strings.HasPrefix(filepath.ToSlash(p), "/proc/"):
+		return true // a process's environment: tokens and keys
 	}
 	low := strings.ToLower(filepath.ToSlash(p))
-	for _, w := range []string{"secret", "credential", "password", "passwd", "private_key", "privatekey", "/.ssh/", "/.aws/", "/.gnupg/", "/.kube/config", ".docker/config.json"} {
+	for _, w := range []string{"secret", "credential", "password", "passwd", "private_key", "privatekey", "/.ssh/", "/.aws/", "/.gnupg/", "/.kube/config", ".docker/config.json", "/.config/gh/"} {
 		if strings.Contains(low, w) {
 			return true
 		}

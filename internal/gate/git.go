@@ -68,6 +68,12 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 		a.gitConfig(args, g.Args)
 		for _, e := range g.Edits {
 			a.configEdit(e)
+			if e.Op == "set" || e.Op == "add" {
+				if st.gitConfig == nil {
+					st.gitConfig = map[string][]string{}
+				}
+				st.gitConfig[e.Key] = append(st.gitConfig[e.Key], e.Value)
+			}
 		}
 		if g.Opaque && len(g.Edits) == 0 && !configReads(args) {
 			c.deny("git config with a word the gate cannot read may write core.hooksPath")
@@ -90,6 +96,12 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 		c.deny("git " + sub + " builds commits the work tree never held, which a checkout could then bring into the loops")
 	case "prune", "filter-repo", "filter-branch":
 		c.deny("git " + sub + " rewrites or deletes history the record is anchored to")
+	case "update-index":
+		for _, w := range args {
+			if w == "--index-info" || w == "--stdin" {
+				c.unreadable("git update-index " + w + " reads the paths it stages from its input")
+			}
+		}
 	case "update-ref", "symbolic-ref":
 		for _, w := range args {
 			if w == "--stdin" {
@@ -106,6 +118,12 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 		}
 	}
 	if !readOnlyGit[sub] {
+		for _, w := range g.Args {
+			if strings.HasPrefix(w.Text, "--pathspec-from-file") && sub != "add" && sub != "commit" {
+				// the paths restored, staged or stashed are in a file
+				c.unreadable("git " + sub + " reads its paths from a file (" + w.Text + ")")
+			}
+		}
 		for _, w := range g.Args {
 			if touchesRecordRef(w.Text) {
 				c.deny("git " + sub + " touches refs/gitwarrant, where the record is committed")
@@ -125,7 +143,7 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 		}
 		// A refspec with a destination moves a local ref, as update-ref
 		// does (`git fetch . +HEAD:main` rewrites main).
-		for _, r := range shell.FetchDestinations(g, a.c.repoConfig(a.place)) {
+		for _, r := range shell.FetchDestinations(g, a.config(st)) {
 			if wildRef(r.Dst) || touchesRecordRef(r.Dst) {
 				c.deny("git " + sub + " fetches into " + r.Dst + " (configured or given), which can rewrite or prune refs/gitwarrant, where the record is committed")
 			}
@@ -136,7 +154,7 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 			}
 		}
 	}
-	if p := g.PushIn(a.c.repoConfig(a.place), a.branch()); p != nil {
+	if p := g.PushIn(a.config(st), a.branch()); p != nil {
 		if st.headMoved != "" && pushesCurrent(p) {
 			// HEAD (or a push with no refspec) names the branch the
 			// earlier clause left checked out, not the one on disk now.
@@ -302,6 +320,23 @@ func (a *analysis) pushMeans(p *shell.Push) []string {
 				out = append(out, "force push to "+b)
 			}
 		}
+	}
+	return out
+}
+
+// config is the configuration a push or fetch of this clause reads: the
+// repository's files, then what earlier clauses of the command set.
+func (a *analysis) config(st *shellState) map[string][]string {
+	base := a.c.repoConfig(a.place)
+	if len(st.gitConfig) == 0 {
+		return base
+	}
+	out := make(map[string][]string, len(base)+len(st.gitConfig))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range st.gitConfig {
+		out[k] = append(append([]string{}, out[k]...), v...)
 	}
 	return out
 }

@@ -55,6 +55,10 @@ type shellState struct {
 	// headMoved says an earlier clause may have changed the current
 	// branch (git switch main && git push -u origin HEAD).
 	headMoved string
+	// gitConfig holds what earlier `git config` clauses of the command
+	// set: a push or fetch after them reads it as git will
+	// (`git config remote.origin.push … && git push origin`).
+	gitConfig map[string][]string
 }
 
 func words(ws []shell.Word) []string {
@@ -85,11 +89,15 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	}
 	// A secret or key named anywhere in the clause (`git add .env`, `cat
 	// id_rsa`, `cp .env /tmp`) is said in words, for "secrets" entries.
-	for _, w := range argv[min(1, len(argv)):] {
-		if f := strings.TrimLeft(w, "@"); !strings.HasPrefix(f, "-") && isSecret(f) {
-			c.Texts = append(c.Texts, "secrets "+f)
+	for _, w := range cl.Argv[min(1, len(cl.Argv)):] {
+		if f, hit := secretWord(w); hit {
+			c.Texts = append(c.Texts, "secrets "+f, "read secrets "+f)
 			c.Secret = f
 		}
+	}
+	if f := envDump(cl); f != "" {
+		c.Texts = append(c.Texts, "secrets "+f, "read secrets "+f)
+		c.Secret = f
 	}
 	act := Action{Kind: "run", Argv: argv, Assigns: assigns, Opaque: cl.Opaque, Why: cl.Why}
 	if cl.Opaque {

@@ -96,6 +96,20 @@ func (e *effects) git(args []Word, texts []string) {
 			pathspecs(g.Operands)
 		}
 		e.tree("write", root, "git "+g.Sub, true)
+	case "update-index", "add":
+		// Staging content (`update-index --cacheinfo mode,blob,path`, a
+		// path given to update-index or `add --chmod`) puts into the next
+		// commit what the work tree does not hold: a write to the path.
+		if g.Sub == "add" && !has("chmod") {
+			break
+		}
+		for _, w := range g.Operands {
+			t := w.Text
+			if i := strings.LastIndexByte(t, ','); i >= 0 && g.Sub == "update-index" {
+				t = t[i+1:]
+			}
+			e.add("write", under(withText(w, t)), "git "+g.Sub).Tree = true
+		}
 	case "apply":
 		if has("check", "stat", "numstat", "summary") && !has("apply") {
 			return
@@ -111,9 +125,8 @@ func (e *effects) git(args []Word, texts []string) {
 		}
 		e.tree("write", dir, "git apply", true)
 	case "rm":
-		if has("cached") {
-			return
-		}
+		// --cached removes the paths from the index only, but the next
+		// commit records that: it is screened as a deletion too.
 		for _, w := range g.Operands {
 			for _, x := range w.expand() {
 				f := e.add("delete", under(x), "git rm")
