@@ -318,7 +318,7 @@ func (a *analysis) opaqueText(text, why string) {
 	if m := mentions(text); m != "" {
 		a.c.deny("it names " + m + " in " + why + ", which the gate cannot read; the loops, the record, the git hooks and the hook settings are changed by a person")
 	}
-	if sub := humanOnlyIn(strings.Fields(strings.ToLower(text))); sub != "" {
+	if sub := humanOnlyIn(codeWords(text)); sub != "" {
 		a.c.deny("`gitwarrant " + sub + "` is for people only")
 	}
 }

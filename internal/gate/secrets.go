@@ -25,7 +25,8 @@ func secretWord(w shell.Word) (string, bool) {
 		cands = append(cands, strings.TrimLeft(v, "@"))
 	}
 	for _, c := range cands {
-		if c != "" && isSecret(c) {
+		// the file itself, or a folder of secrets (`ls ~/.ssh`)
+		if c != "" && (isSecret(c) || isSecret(strings.TrimSuffix(c, "/")+"/x")) {
 			return c, true
 		}
 	}
@@ -33,6 +34,25 @@ func secretWord(w shell.Word) (string, bool) {
 		return w.Text, true
 	}
 	return "", false
+}
+
+// findSecret reports a find test whose pattern aims at a secret or key
+// file (`find ~ -name 'id_*'`): what it finds is then printed, read or
+// run on.
+func findSecret(args []string) string {
+	if len(args) == 0 || path.Base(args[0]) != "find" {
+		return ""
+	}
+	for i := 1; i+1 < len(args); i++ {
+		switch args[i] {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+			v := args[i+1]
+			if isSecret(v) || strings.ContainsAny(v, "*?[") && secretGlob(v) {
+				return v
+			}
+		}
+	}
+	return ""
 }
 
 // secretNames are the secret and key files' names as patterns (isSecret

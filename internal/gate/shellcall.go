@@ -95,6 +95,10 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 			c.Secret = f
 		}
 	}
+	if f := findSecret(argv); f != "" {
+		c.Texts = append(c.Texts, "secrets "+f, "read secrets "+f)
+		c.Secret = f
+	}
 	if f := envDump(cl); f != "" {
 		c.Texts = append(c.Texts, "secrets "+f, "read secrets "+f)
 		c.Secret = f
@@ -381,14 +385,6 @@ func (a *analysis) opaqueCommand(cl *shell.Clause, argv []string) {
 	}
 }
 
-func lower(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = strings.ToLower(s)
-	}
-	return out
-}
-
 // opaqueCode screens code the gate cannot read (an interpreter one-liner,
 // eval or sh -c of a string built at run time): a mention of a protected
 // place in its literal parts denies.
@@ -408,7 +404,7 @@ func (a *analysis) opaqueCode(cl *shell.Clause) {
 			return
 		}
 	}
-	if sub := humanOnlyIn(lower(strings.Fields(strings.Join(lits, " ")))); sub != "" {
+	if sub := humanOnlyIn(codeWords(strings.Join(lits, " "))); sub != "" {
 		a.c.deny("`gitwarrant " + sub + "` is for people only")
 	}
 }
@@ -475,6 +471,16 @@ func subcommand(rest []shell.Word) (string, bool) {
 		return w.Text, true
 	}
 	return "", true
+}
+
+// codeWords splits text the gate cannot parse (interpreter code, a
+// PowerShell line) into lower-cased words at every character that cannot
+// be part of a command name or a path, so `os.system('gitwarrant amend')`
+// yields gitwarrant and amend.
+func codeWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-' || r == '/' || r == '@' || r == '\\')
+	})
 }
 
 // humanOnlyIn returns the first human-only command that follows a word

@@ -35,6 +35,16 @@ func (e *effects) searches(name string, args []Word, texts []string) {
 		}
 	case "go":
 		e.goEffects(args, texts)
+	case "rsync":
+		// every operand but the destination is copied in full
+		idx, _ := operands(texts, optSpec{argShort: "eBfT", argLong: []string{"rsh", "rsync-path", "exclude", "include", "filter", "files-from", "exclude-from", "include-from", "temp-dir", "compare-dest", "copy-dest", "link-dest", "backup-dir", "suffix", "chmod", "chown", "log-file", "password-file", "port", "timeout", "contimeout", "bwlimit", "partial-dir", "max-size", "min-size", "max-delete", "block-size", "out-format", "info", "debug", "usermap", "groupmap", "iconv", "checksum-choice", "compress-choice", "compress-level", "skip-compress", "sockopts", "outbuf", "remote-option", "write-batch", "read-batch", "only-write-batch", "protocol", "address"}, permute: true})
+		if len(idx) > 1 {
+			for _, i := range idx[:len(idx)-1] {
+				for _, x := range args[i].expand() {
+					e.add("read", x, "rsync").Tree = true
+				}
+			}
+		}
 	}
 }
 
