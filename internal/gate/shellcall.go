@@ -981,6 +981,16 @@ func (a *analysis) vague(cl *shell.Clause, e shell.Effect) bool {
 			a.c.unreadable("git clean deletes untracked files, and " + why)
 		}
 		return true
+	case via == "git clone" || via == "git init" || via == "git worktree add":
+		// a new work tree or repository inside a protected place
+		for _, p := range wordPaths(e.Path) {
+			if p.pattern != "" && !p.glob {
+				if why, hit := a.place.placeWhy(Resolve(p.text, a.cwd, a.place.Home)); hit {
+					a.c.deny(why)
+				}
+			}
+		}
+		return true
 	case strings.HasPrefix(via, "git "):
 		return true
 	case strings.HasPrefix(via, "find"):

@@ -91,6 +91,17 @@ func (e *effects) git(args []Word, texts []string) {
 			}
 			return
 		}
+		if g.Sub == "read-tree" {
+			// --prefix=P stages a tree under P for the next commit
+			for _, o := range g.Options {
+				if o.Name == "prefix" && o.HasValue {
+					e.add("write", under(Word{Text: o.Value, Literal: true, Parts: []string{o.Value}}), "git read-tree --prefix").Tree = true
+				}
+			}
+		}
+		if g.Sub == "submodule" && len(g.Operands) > 2 && g.Operands[0].Text == "add" {
+			e.add("write", under(g.Operands[2]), "git submodule add").Tree = true
+		}
 		if g.Sub == "stash push" || g.Sub == "stash" && g.DashDash {
 			// stash push -- paths saves them and restores them from HEAD
 			pathspecs(g.Operands)
@@ -115,6 +126,9 @@ func (e *effects) git(args []Word, texts []string) {
 			return
 		}
 		if has("cached") {
+			// the index only, but the next commit records it: the patch
+			// is read all the same
+			e.tree("write", root, "git apply", true)
 			return
 		}
 		dir := root
