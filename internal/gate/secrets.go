@@ -33,7 +33,25 @@ func secretWord(w shell.Word) (string, bool) {
 	if w.Literal && w.Glob && w.Pattern != "" && secretGlob(w.Pattern) {
 		return w.Text, true
 	}
+	for _, p := range w.Params {
+		if secretVar(p) {
+			return "$" + p, true
+		}
+	}
 	return "", false
+}
+
+// secretVar reports an environment variable whose name says it holds a
+// secret: GITHUB_TOKEN, ANTHROPIC_API_KEY, AWS_SECRET_ACCESS_KEY,
+// DB_PASSWORD, NPM_AUTH_TOKEN ….
+func secretVar(name string) bool {
+	u := strings.ToUpper(name)
+	for _, k := range []string{"TOKEN", "SECRET", "PASSW", "_KEY", "APIKEY", "CREDENTIAL", "PRIVATE"} {
+		if strings.Contains(u, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // findSecret reports a find test whose pattern aims at a secret or key
@@ -129,11 +147,8 @@ func envDump(cl *shell.Clause) string {
 			continue
 		}
 		ops++
-		u := strings.ToUpper(a)
-		for _, k := range []string{"TOKEN", "SECRET", "PASSW", "KEY", "CRED", "AUTH"} {
-			if strings.Contains(u, k) && (args[0] == "printenv" || args[0] == "echo") {
-				return "the environment (" + a + ")"
-			}
+		if secretVar(a) && args[0] == "printenv" {
+			return "the environment (" + a + ")"
 		}
 	}
 	switch args[0] {

@@ -116,6 +116,9 @@ func awkCode(args []string) string {
 		if strings.Contains(a, "system") || strings.ContainsAny(a, "|>") || strings.Contains(a, "@load") {
 			return "awk program may run commands or write files"
 		}
+		if strings.Contains(a, "ENVIRON") || strings.Contains(a, "PROCINFO") {
+			return "awk program reads the environment"
+		}
 		return ""
 	}
 	return ""

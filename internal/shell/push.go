@@ -352,6 +352,13 @@ func FetchDestinations(g *Git, base map[string][]string) []RefUpdate {
 	for _, w := range g.Operands[min(1, len(g.Operands)):] {
 		specs = append(specs, w.Text)
 	}
+	for _, o := range g.Options {
+		if o.Name == "refmap" && o.HasValue {
+			// --refmap maps what is fetched onto local refs, as a
+			// configured fetch refspec does
+			specs = append(specs, o.Value)
+		}
+	}
 	if len(specs) == 0 {
 		for k, vs := range base {
 			if !strings.HasPrefix(k, "remote.") || !strings.HasSuffix(k, ".fetch") {
