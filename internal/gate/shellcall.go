@@ -83,6 +83,13 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	if cl.EnvCleared {
 		st.pathChanged = true // env -i: no PATH at all
 	}
+	if len(cl.Argv) == 0 {
+		for _, as := range cl.Assigns {
+			if as.Name == "PATH" {
+				a.lookupChanged(as.Value, as.Value.Text)
+			}
+		}
+	}
 	canon := strings.TrimSpace(strings.Join(append(append([]string{}, assigns...), argv...), " "))
 	if canon != "" {
 		c.Texts = append(c.Texts, canon)
@@ -131,9 +138,18 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	a.extraWrites(cl, lname)
 	switch lname {
 	case "export", "declare", "typeset", "readonly", "local":
-		for _, w := range argv[1:] {
+		for i, w := range argv[1:] {
 			if k, v, ok := strings.Cut(w, "="); ok {
 				a.assign(k, v, st)
+				if k == "PATH" {
+					a.lookupChanged(cl.Argv[i+1], v)
+				}
+			}
+		}
+	case "hash", "enable":
+		for _, w := range argv[1:] {
+			if w == "-p" && lname == "hash" || strings.HasPrefix(w, "-") && strings.Contains(w, "f") && lname == "enable" {
+				a.c.unreadable(lname + " " + w + " makes a command name run another program, in this shell and in the calls after this one")
 			}
 		}
 	case "unset":
@@ -158,6 +174,17 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 		a.scriptRun(cl, argv, lname, st, depth)
 	}
 	a.describeNetwork(argv, lname)
+}
+
+// lookupChanged screens a PATH set for the rest of the shell (a bare
+// assignment or export): the agent's shell may keep it for the calls that
+// follow, where a directory put before the old PATH can hold a program
+// standing in for git or gitwarrant. Appending (`$PATH:dir`) cannot.
+func (a *analysis) lookupChanged(w shell.Word, value string) {
+	if len(w.Params) > 0 && w.Params[0] == "PATH" && strings.HasPrefix(strings.TrimPrefix(value, "PATH="), ":") {
+		return
+	}
+	a.c.unreadable("PATH is set to " + value + " for this shell and the calls after this one; a program put before git on it can stand in for git")
 }
 
 // assign screens one environment assignment for the command(s) it reaches.
