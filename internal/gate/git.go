@@ -46,6 +46,9 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 	sub := strings.ToLower(g.Sub)
 	if first, _, _ := strings.Cut(sub, " "); headMovers[first] {
 		st.headMoved = "git " + sub
+		if b := checkedOut(g); b != "" {
+			st.headBranch = b
+		}
 	}
 	switch sub {
 	case "reflog expire", "reflog delete":
@@ -154,14 +157,18 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 			}
 		}
 	}
-	if p := g.PushIn(a.config(st), a.branch()); p != nil {
+	branch := a.branch()
+	if st.headBranch != "" {
+		branch = st.headBranch
+	}
+	if p := g.PushIn(a.config(st), branch); p != nil {
 		if st.headMoved != "" && pushesCurrent(p) {
 			// HEAD (or a push with no refspec) names the branch the
 			// earlier clause left checked out, not the one on disk now.
 			c.unreadable("it pushes HEAD after `" + st.headMoved + "`, which may have changed the current branch")
 		}
 		c.Texts = append(c.Texts, p.Describe()...)
-		c.Texts = append(c.Texts, a.pushMeans(p)...)
+		c.Texts = append(c.Texts, pushMeans(p, branch)...)
 		if p.Mirror {
 			c.deny("git push --mirror forces and deletes every ref on the remote, the record's included")
 		}
@@ -277,6 +284,53 @@ func (a *analysis) gitConfig(args []string, ws []shell.Word) {
 	}
 }
 
+// checkedOut is the branch a switch, checkout, branch rename or
+// symbolic-ref leaves HEAD on when the clause names it, else "".
+func checkedOut(g *shell.Git) string {
+	opt := func(names ...string) string {
+		for _, o := range g.Options {
+			for _, n := range names {
+				if o.Name == n && !o.Negated && o.HasValue {
+					return o.Value
+				}
+			}
+		}
+		return ""
+	}
+	ops := g.Operands
+	switch g.Sub {
+	case "switch":
+		if b := opt("create", "force-create", "c", "C", "orphan"); b != "" {
+			return b
+		}
+	case "checkout":
+		if b := opt("b", "B", "orphan"); b != "" {
+			return b
+		}
+		if g.DashDash {
+			return ""
+		}
+	case "branch":
+		for _, o := range g.Options {
+			if (o.Name == "move" || o.Name == "M" || o.Name == "m") && len(ops) == 1 {
+				return ops[0].Text
+			}
+		}
+		return ""
+	case "symbolic-ref":
+		if len(ops) == 2 && ops[0].Text == "HEAD" {
+			return strings.TrimPrefix(ops[1].Text, "refs/heads/")
+		}
+		return ""
+	default:
+		return ""
+	}
+	if len(ops) > 0 && ops[0].Literal {
+		return strings.TrimPrefix(ops[0].Text, "refs/heads/")
+	}
+	return ""
+}
+
 // headMovers are git subcommands that can change the branch HEAD names.
 var headMovers = map[string]bool{"switch": true, "checkout": true, "stash": true, "worktree": true, "rebase": true,
 	"bisect": true, "symbolic-ref": true, "branch": true, "pull": true, "merge": true, "reset": true, "am": true}
@@ -298,9 +352,8 @@ func pushesCurrent(p *shell.Push) bool {
 // pushMeans adds what Describe leaves to the repository: a push of HEAD
 // (or with no refspec) is a push to the current branch, and a push of
 // every branch is a push to main and master too.
-func (a *analysis) pushMeans(p *shell.Push) []string {
+func pushMeans(p *shell.Push, branch string) []string {
 	var out []string
-	branch := a.branch()
 	force := p.Force
 	for _, u := range p.Updates {
 		force = force || u.Force

@@ -55,6 +55,10 @@ type shellState struct {
 	// headMoved says an earlier clause may have changed the current
 	// branch (git switch main && git push -u origin HEAD).
 	headMoved string
+	// headBranch is the branch the earlier clause checked out, when it
+	// names one (`git switch main`, `git checkout -b x`, `git branch -m
+	// main`): HEAD then means it.
+	headBranch string
 	// gitConfig holds what earlier `git config` clauses of the command
 	// set: a push or fetch after them reads it as git will
 	// (`git config remote.origin.push … && git push origin`).
