@@ -296,7 +296,7 @@ var markers = []string{
 	".gitwarrant", ".docket/", ".git/hooks", ".git/config", ".git/gitwarrant", ".git/info",
 	"refs/gitwarrant", "hookspath", ".claude/settings", ".mcp.json", "lefthook", ".husky",
 	".pre-commit-config", ".gitconfig", "git/config", "include.path", "includeif", ".loop.md",
-	"disableallhooks", ".claude/commands", ".claude/agents", ".claude/skills", ".claude/hooks", `.git\hooks`, `.git\config`, `.claude\settings`,
+	"disableallhooks", ".claude.json", ".claude/commands", ".claude/agents", ".claude/skills", ".claude/hooks", `.git\hooks`, `.git\config`, `.claude\settings`,
 }
 
 // mentions returns the first marker in s (case ignored), or "".

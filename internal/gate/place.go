@@ -176,6 +176,7 @@ func (pl Place) guards() []guarded {
 		for _, d := range protect.ClaudeDirs {
 			add(filepath.Join(pl.Home, d), true, whyClaudeDir)
 		}
+		add(filepath.Join(pl.Home, protect.ClaudeUserConfig), false, whyClaude)
 	}
 	if pl.XDGConfig != "" {
 		add(filepath.Join(pl.XDGConfig, "git", "config"), false, whyGitConfig)
@@ -227,6 +228,8 @@ func (pl Place) placeWhy(p string) (string, bool) {
 			}
 		case ".mcp.json":
 			return whyMCP, true
+		case protect.ClaudeUserConfig:
+			return whyClaude, true
 		case ".gitconfig":
 			return whyGitConfig, true
 		case "config", "gitconfig":

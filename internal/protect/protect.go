@@ -84,6 +84,9 @@ var (
 	// hook scripts: their `allowed-tools` grant permissions and their
 	// scripts run as hooks, so they are guarded like the settings files.
 	ClaudeDirs = []string{".claude/commands", ".claude/agents", ".claude/skills", ".claude/hooks"}
+	// ClaudeUserConfig is Claude Code's own state in the home directory,
+	// which holds each project's allowed tools and MCP servers.
+	ClaudeUserConfig = ".claude.json"
 )
 
 // ClaudeDir reports whether a directory name under .claude is one of
