@@ -264,6 +264,16 @@ func (a *analysis) tool() {
 		return
 	}
 	for _, f := range fields {
+		// A tool that writes and names a branch (a GitHub server's
+		// create_or_update_file, delete_file …) commits to that branch on
+		// the remote: a push to it, for ask and never entries.
+		var b string
+		if k := strings.ToLower(f.Key); (k == "branch" || k == "ref") && json.Unmarshal(f.Raw, &b) == nil && b != "" {
+			b = strings.TrimPrefix(b, "refs/heads/")
+			c.Texts = append(c.Texts, "push to "+b, "commit to "+b)
+		}
+	}
+	for _, f := range fields {
 		var s string
 		if hook.ShellKeys[strings.ToLower(f.Key)] && json.Unmarshal(f.Raw, &s) == nil {
 			a.shell(s, 0)
