@@ -115,7 +115,8 @@ func Analyse(pl hook.Payload, place Place, env Env) *Call {
 			rel := place.rel(abs)
 			c.Actions = append(c.Actions, Action{Kind: "read", Path: abs, Rel: rel})
 			c.Texts = append(c.Texts, "read "+rel)
-			if isSecret(abs) {
+			// Grep searches everything below its path.
+			if isSecret(abs) || c.Tool == "Grep" && place.secretsBelow(abs) {
 				c.Texts = append(c.Texts, "read secrets "+rel)
 				c.Secret = rel
 			}

@@ -334,7 +334,7 @@ func (a *analysis) screenPath(kind string, p wpath, cwd string, ancestors bool) 
 	c.Texts = append(c.Texts, describe(kind, rel))
 	// A recursive read (grep -r, rg, tar -c) of a directory reads every
 	// secret below it: ~/.ssh, or a home holding ~/.ssh and ~/.aws.
-	secret := isSecret(abs) || kind == "read" && ancestors && a.secretsBelow(abs)
+	secret := isSecret(abs) || kind == "read" && ancestors && a.place.secretsBelow(abs)
 	if secret {
 		c.Texts = append(c.Texts, "secrets "+rel)
 		c.Secret = rel
@@ -360,11 +360,11 @@ func (a *analysis) screenPath(kind string, p wpath, cwd string, ancestors bool) 
 
 // secretsBelow reports a directory that holds secrets or keys wherever
 // it is (a .ssh, .aws or secrets folder) or holds the home directory's.
-func (a *analysis) secretsBelow(dir string) bool {
+func (pl Place) secretsBelow(dir string) bool {
 	if isSecret(filepath.Join(dir, "x")) {
 		return true
 	}
-	return a.place.Home != "" && within(filepath.Join(a.place.Home, ".ssh"), dir)
+	return pl.Home != "" && within(filepath.Join(pl.Home, ".ssh"), dir)
 }
 
 func describe(kind, rel string) string {

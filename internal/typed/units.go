@@ -136,7 +136,8 @@ func Units(tool string, input map[string]any, env Env) []Unit {
 		}
 		f := env.path(dir)
 		g := str(globKey)
-		u := Unit{Call: loops.Call{Kind: loops.ToolRead, Path: f, Glob: g}, Canon: "Read " + env.canonPath(f)}
+		// Grep reads every file below its path; Glob lists names.
+		u := Unit{Call: loops.Call{Kind: loops.ToolRead, Path: f, Glob: g, Tree: tool == "Grep"}, Canon: "Read " + env.canonPath(f)}
 		if g != "" {
 			u.Canon += " " + g
 		}
