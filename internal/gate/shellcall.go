@@ -196,6 +196,9 @@ func (a *analysis) assign(name, value string, st *shellState) {
 	if why, hit := protect.HookSwitch(name, value); hit {
 		a.c.deny(why + "; the git hooks anchor the record")
 	}
+	if why := shell.CodeVar(name); why != "" {
+		a.c.unreadable(why)
+	}
 	if protect.PathSwitch(name) {
 		st.pathChanged = true
 	}
