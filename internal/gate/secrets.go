@@ -157,7 +157,13 @@ func envDump(cl *shell.Clause) string {
 			return "the environment"
 		}
 	case "export", "declare", "typeset":
-		if ops == 0 && len(args) > 1 {
+		// `export`, `export -p`, `declare -x` list variables; `declare
+		// -f|-F` lists only functions
+		fn := false
+		for _, a := range args[1:] {
+			fn = fn || strings.HasPrefix(a, "-") && strings.ContainsAny(a, "fF")
+		}
+		if ops == 0 && !fn {
 			return "the environment"
 		}
 	case "set":
