@@ -166,11 +166,12 @@ func (p *pathPattern) coversGlob(f FilePath, glob string) bool {
 }
 
 // mayNameBelow is the cautious reading of a recursive read of directory
-// f: the pattern names f (or a folder holding it), or its fixed leading
-// folders lie inside f — `~/.ssh/**` for `grep -r x ~/.ssh` and for
-// `grep -r x ~`. A pattern that can match at any depth (`**/.env`) is not
-// taken to lie inside every directory searched: that would stop every
-// `grep -r` of the repository.
+// f: the pattern names f (or a folder holding it), or, for a pattern
+// outside the repository (`~/…`, `//…`), its fixed leading folders lie
+// inside f — `~/.ssh/**` for `grep -r x ~/.ssh` and for `grep -r x ~`.
+// Patterns in the repository are not taken to lie inside every directory
+// searched (`**/.env`, `config/credentials.yml`): that would stop every
+// `grep -r` of the work tree.
 func (p *pathPattern) mayNameBelow(f FilePath) bool {
 	if p.match(f) {
 		return true
@@ -178,7 +179,7 @@ func (p *pathPattern) mayNameBelow(f FilePath) bool {
 	var base string
 	switch p.base {
 	case baseRepo:
-		base = f.Root
+		return false
 	case baseHome:
 		base = f.Home
 	case baseAbs:
