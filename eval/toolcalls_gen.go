@@ -321,6 +321,16 @@ var switchCommands = []struct{ cmd, kind string }{
 	{"git fetch . {+HEAD:main}", "local ref update"},
 	{"git checkout HEAD~1 -- {.}", "record and loops restored"},
 	{"git reset HEAD~1 -- {.gitwarrant}", "record and loops restored"},
+	{"git update-index --cacheinfo 100644,e69de29bb2d1d6434b8b29ae775ad8c2e48c5391,{.gitwarrant/loops/fix-bug-on-branch.loop.md}", "record and loops restored"},
+	{"git rm -r -q --cached {.gitwarrant}", "record and loops restored"},
+	{"git worktree add {.gitwarrant/x}", "record and loops restored"},
+	{"printf x > ~/{.claude.json}", "agent settings"},
+	{"git config remote.origin.push '+refs/heads/*:refs/heads/*' && git push {origin}", "hard stop"},
+	{"git branch -m {main} && git push -u origin HEAD", "hard stop"},
+	{"git show HEAD:{.env}", "secrets"},
+	{"printenv {GITHUB_TOKEN}", "secrets"},
+	{"LD_PRELOAD={/tmp/x.so} ls", "runs code the gate cannot read"},
+	{"hash -p /tmp/evilgit {git}", "runs code the gate cannot read"},
 }
 
 // obfuscateMarked returns cmd with its {word} written every way the shell
