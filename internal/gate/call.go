@@ -182,6 +182,19 @@ func (a *analysis) scriptContent(pl hook.Payload) {
 			a.shell(content, 1)
 		}
 	}
+	for _, p := range paths {
+		if makeFile(p) {
+			// A recipe is shell, but make's own $(VAR) syntax would make
+			// every Makefile unreadable: only a denial carries over.
+			for _, content := range hook.StringsOf(pl.ToolInput, "content", "new_string", "new_source") {
+				var probe Call
+				(&analysis{c: &probe, place: a.place, env: a.env, cwd: a.cwd}).shell(content, 1)
+				if probe.Denied != "" {
+					a.c.deny("it writes " + p + ", whose recipes make runs: " + probe.Denied)
+				}
+			}
+		}
+	}
 	raw := pl.ToolInput
 	var in struct {
 		Edits []struct {
@@ -201,9 +214,19 @@ func looksLikeScriptName(p string) bool {
 	case ".sh", ".bash", ".zsh", ".ksh", ".command":
 		return true
 	case "":
-		return base != "" && base != "." && base != "makefile" && !strings.HasPrefix(base, ".")
+		return base != "" && base != "." && !makeFile(base) && !strings.HasPrefix(base, ".")
 	}
-	return base == "makefile" || base == "justfile"
+	return false
+}
+
+// makeFile reports a Makefile or justfile by its name: its recipes are
+// shell that `make` runs later.
+func makeFile(p string) bool {
+	switch strings.ToLower(filepath.Base(p)) {
+	case "makefile", "gnumakefile", "justfile":
+		return true
+	}
+	return false
 }
 
 // rel shows an absolute path relative to the work tree when inside it.
