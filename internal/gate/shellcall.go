@@ -178,6 +178,54 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 		a.scriptRun(cl, argv, lname, st, depth)
 	}
 	a.describeNetwork(argv, lname)
+	a.ghAPI(argv, lname)
+}
+
+// ghAPI describes `gh api` calls that write to a repository: a field
+// naming a branch (`-f branch=main`, the contents API) is a commit to it,
+// and the refs endpoint (`repos/o/r/git/refs/heads/main`) moves it, so
+// each is a push to it for ask and never entries; the merges and merge
+// endpoints merge.
+func (a *analysis) ghAPI(argv []string, lname string) {
+	if lname != "gh" || len(argv) < 3 || argv[1] != "api" {
+		return
+	}
+	// gh api sends GET unless fields or -X say otherwise
+	method, fields := "", false
+	for i, w := range argv[2:] {
+		switch {
+		case w == "-f" || w == "-F" || w == "--field" || w == "--raw-field" || w == "--input" ||
+			strings.HasPrefix(w, "--field=") || strings.HasPrefix(w, "--raw-field="):
+			fields = true
+		case (w == "-X" || w == "--method") && i+3 < len(argv):
+			method = strings.ToUpper(argv[i+3])
+		case strings.HasPrefix(w, "-X") && len(w) > 2:
+			method = strings.ToUpper(w[2:])
+		case strings.HasPrefix(w, "--method="):
+			method = strings.ToUpper(w[len("--method="):])
+		}
+	}
+	if method == "GET" || method == "HEAD" || method == "" && !fields {
+		return
+	}
+	for i, w := range argv[2:] {
+		v := w
+		if (w == "-f" || w == "-F" || w == "--field" || w == "--raw-field") && i+3 < len(argv) {
+			v = argv[i+3]
+		}
+		v = strings.TrimPrefix(strings.TrimPrefix(v, "--field="), "--raw-field=")
+		if k, b, ok := strings.Cut(v, "="); ok && (k == "branch" || k == "ref") {
+			b = strings.TrimPrefix(b, "refs/heads/")
+			a.c.Texts = append(a.c.Texts, "push to "+b, "commit to "+b)
+		}
+		if _, b, ok := strings.Cut(w, "/git/refs/heads/"); ok && b != "" {
+			// the refs endpoint moves the branch itself
+			a.c.Texts = append(a.c.Texts, "push to "+b, "force push to "+b)
+		}
+		if strings.HasSuffix(w, "/merges") || strings.HasSuffix(w, "/merge") {
+			a.c.Texts = append(a.c.Texts, "merging a pull request", "merge")
+		}
+	}
 }
 
 // lookupChanged screens a PATH set for the rest of the shell (a bare
