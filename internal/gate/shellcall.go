@@ -89,9 +89,7 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	}
 	if len(cl.Argv) == 0 {
 		for _, as := range cl.Assigns {
-			if as.Name == "PATH" {
-				a.lookupChanged(as.Value, as.Value.Text)
-			}
+			a.persists(as.Name, as.Value, as.Value.Text)
 		}
 	}
 	canon := strings.TrimSpace(strings.Join(append(append([]string{}, assigns...), argv...), " "))
@@ -145,9 +143,7 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 		for i, w := range argv[1:] {
 			if k, v, ok := strings.Cut(w, "="); ok {
 				a.assign(k, v, st)
-				if k == "PATH" {
-					a.lookupChanged(cl.Argv[i+1], v)
-				}
+				a.persists(k, cl.Argv[i+1], v)
 			}
 		}
 	case "hash", "enable":
@@ -226,6 +222,29 @@ func (a *analysis) ghAPI(argv []string, lname string) {
 			a.c.Texts = append(a.c.Texts, "merging a pull request", "merge")
 		}
 	}
+}
+
+// persists screens a variable set for the rest of the shell (a bare
+// assignment or export), which the agent's shell may keep for the calls
+// that follow: PATH (lookupChanged), and the variables that make git run
+// another program (GIT_SSH_COMMAND, GIT_EDITOR …).
+func (a *analysis) persists(name string, w shell.Word, value string) {
+	switch {
+	case name == "PATH":
+		a.lookupChanged(w, value)
+	case shell.GitProgramVar(name) && !(w.Literal && harmlessProgram(value)):
+		a.c.unreadable(name + " is set for this shell and the calls after this one, and makes git run another program")
+	}
+}
+
+// harmlessProgram is a pager or editor setting that runs nothing of the
+// agent's (`GIT_PAGER=cat`, `PAGER=less`).
+func harmlessProgram(v string) bool {
+	switch v {
+	case "", "cat", "less", "more", "true", ":":
+		return true
+	}
+	return false
 }
 
 // lookupChanged screens a PATH set for the rest of the shell (a bare
