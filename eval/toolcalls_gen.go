@@ -23,6 +23,7 @@ var protectedPlaces = func() []place {
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		"lefthook.yml", "lefthook-local.yml", ".husky/pre-commit", ".pre-commit-config.yaml",
 		"~/.gitconfig", "~/.claude/settings.json", ".docket/loops/a.loop.md",
+		".claude/commands/ship.md", ".claude/agents/helper.md",
 	}
 	out := make([]place, len(ps))
 	for i, p := range ps {
@@ -48,6 +49,7 @@ var writePrims = []struct {
 	{"sed -i s/a/b/ W", true, true}, {"truncate -s 0 W", true, true}, {"rm -f W", true, true}, {"rm -rf W", true, true},
 	{"chmod 000 W", true, true}, {"rsync /etc/hostname W", true, false}, {"git checkout HEAD -- W", true, true},
 	{"git restore --source=HEAD -- W", true, true}, {": > W", true, false}, {"cat /etc/hostname 1<>W", false, false},
+	{"git stash push -- W", true, true}, {"go test -cpuprofile W ./...", true, false},
 }
 
 // pathObfs rewrite a path into a shell word (and a setup prefix).
@@ -308,6 +310,27 @@ var switchCommands = []struct{ cmd, kind string }{
 	{"git fetch {--upload-pack}='sh x.sh' origin", "code-executing option"},
 	{"git clone {ext::sh -c x.sh} /tmp/c", "code-executing option"},
 	{"git -c {core.pager}='sh x.sh' log", "code-executing option"},
+	{"grep -r PRIVATE ~/{.ssh}", "secrets"},
+	{"rg -l KEY ~/{.aws}", "secrets"},
+	{"tar czf /tmp/k.tgz ~/{.ssh}", "secrets"},
+	{"jq -n {env}", "secrets"},
+	{"go {generate} ./...", "runs code the gate cannot read"},
+	{"go vet {-vettool}=/tmp/evil ./...", "runs code the gate cannot read"},
+	{"go env -w {GOFLAGS}=-toolexec=/tmp/evil", "runs code the gate cannot read"},
+	{"go run {tools/gen.go}", "runs code the gate cannot read"},
+	{"git fetch . {+HEAD:main}", "local ref update"},
+	{"git checkout HEAD~1 -- {.}", "record and loops restored"},
+	{"git reset HEAD~1 -- {.gitwarrant}", "record and loops restored"},
+	{"git update-index --cacheinfo 100644,e69de29bb2d1d6434b8b29ae775ad8c2e48c5391,{.gitwarrant/loops/fix-bug-on-branch.loop.md}", "record and loops restored"},
+	{"git rm -r -q --cached {.gitwarrant}", "record and loops restored"},
+	{"git worktree add {.gitwarrant/x}", "record and loops restored"},
+	{"printf x > ~/{.claude.json}", "agent settings"},
+	{"git config remote.origin.push '+refs/heads/*:refs/heads/*' && git push {origin}", "hard stop"},
+	{"git branch -m {main} && git push -u origin HEAD", "hard stop"},
+	{"git show HEAD:{.env}", "secrets"},
+	{"printenv {GITHUB_TOKEN}", "secrets"},
+	{"LD_PRELOAD={/tmp/x.so} ls", "runs code the gate cannot read"},
+	{"hash -p /tmp/evilgit {git}", "runs code the gate cannot read"},
 }
 
 // obfuscateMarked returns cmd with its {word} written every way the shell

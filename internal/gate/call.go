@@ -39,6 +39,10 @@ type Call struct {
 	Unreadable string
 	// typed is the loop's typed decision, set by typedScreen (typed.go).
 	typed *typed.Decision
+	// gitConfig is the repository's configuration, read by repoConfig
+	// (git.go) the first time a push or fetch needs it.
+	gitConfig     map[string][]string
+	gitConfigRead bool
 	// Secret names a secret or key file the call touches: no entry allows
 	// such a call on its own, a person decides.
 	Secret string
@@ -143,7 +147,8 @@ func Analyse(pl hook.Payload, place Place, env Env) *Call {
 			rel := place.rel(abs)
 			c.Actions = append(c.Actions, Action{Kind: "read", Path: abs, Rel: rel})
 			c.Texts = append(c.Texts, "read "+rel)
-			if isSecret(abs) {
+			// Grep searches everything below its path.
+			if isSecret(abs) || c.Tool == "Grep" && place.secretsBelow(abs) {
 				c.Texts = append(c.Texts, "read secrets "+rel)
 				c.Secret = rel
 			}
@@ -209,6 +214,19 @@ func (a *analysis) scriptContent(pl hook.Payload) {
 			a.shell(content, 1)
 		}
 	}
+	for _, p := range paths {
+		if makeFile(p) {
+			// A recipe is shell, but make's own $(VAR) syntax would make
+			// every Makefile unreadable: only a denial carries over.
+			for _, content := range hook.StringsOf(pl.ToolInput, "content", "new_string", "new_source") {
+				var probe Call
+				(&analysis{c: &probe, place: a.place, env: a.env, cwd: a.cwd}).shell(content, 1)
+				if probe.Denied != "" {
+					a.c.deny("it writes " + p + ", whose recipes make runs: " + probe.Denied)
+				}
+			}
+		}
+	}
 	raw := pl.ToolInput
 	var in struct {
 		Edits []struct {
@@ -228,9 +246,19 @@ func looksLikeScriptName(p string) bool {
 	case ".sh", ".bash", ".zsh", ".ksh", ".command":
 		return true
 	case "":
-		return base != "" && base != "." && base != "makefile" && !strings.HasPrefix(base, ".")
+		return base != "" && base != "." && !makeFile(base) && !strings.HasPrefix(base, ".")
 	}
-	return base == "makefile" || base == "justfile"
+	return false
+}
+
+// makeFile reports a Makefile or justfile by its name: its recipes are
+// shell that `make` runs later.
+func makeFile(p string) bool {
+	switch strings.ToLower(filepath.Base(p)) {
+	case "makefile", "gnumakefile", "justfile":
+		return true
+	}
+	return false
 }
 
 // rel shows an absolute path relative to the work tree when inside it.
@@ -253,9 +281,11 @@ func isSecret(p string) bool {
 		strings.HasPrefix(base, "id_ecdsa"), strings.HasSuffix(base, ".pem"), strings.HasSuffix(base, ".key"),
 		strings.HasSuffix(base, ".p12"), strings.HasSuffix(base, ".pfx"), strings.HasSuffix(base, ".keystore"):
 		return true
+	case base == "environ" && strings.HasPrefix(filepath.ToSlash(p), "/proc/"):
+		return true // a process's environment: tokens and keys
 	}
 	low := strings.ToLower(filepath.ToSlash(p))
-	for _, w := range []string{"secret", "credential", "password", "passwd", "private_key", "privatekey", "/.ssh/", "/.aws/", "/.gnupg/", "/.kube/config", ".docker/config.json"} {
+	for _, w := range []string{"secret", "credential", "password", "passwd", "private_key", "privatekey", "/.ssh/", "/.aws/", "/.gnupg/", "/.kube/config", ".docker/config.json", "/.config/gh/"} {
 		if strings.Contains(low, w) {
 			return true
 		}
@@ -290,6 +320,16 @@ func (a *analysis) tool() {
 		return
 	}
 	for _, f := range fields {
+		// A tool that writes and names a branch (a GitHub server's
+		// create_or_update_file, delete_file …) commits to that branch on
+		// the remote: a push to it, for ask and never entries.
+		var b string
+		if k := strings.ToLower(f.Key); (k == "branch" || k == "ref") && json.Unmarshal(f.Raw, &b) == nil && b != "" {
+			b = strings.TrimPrefix(b, "refs/heads/")
+			c.Texts = append(c.Texts, "push to "+b, "commit to "+b)
+		}
+	}
+	for _, f := range fields {
 		var s string
 		if hook.ShellKeys[strings.ToLower(f.Key)] && json.Unmarshal(f.Raw, &s) == nil {
 			a.shell(s, 0)
@@ -322,7 +362,7 @@ var markers = []string{
 	".gitwarrant", ".docket/", ".git/hooks", ".git/config", ".git/gitwarrant", ".git/info",
 	"refs/gitwarrant", "hookspath", ".claude/settings", ".mcp.json", "lefthook", ".husky",
 	".pre-commit-config", ".gitconfig", "git/config", "include.path", "includeif", ".loop.md",
-	"disableallhooks", `.git\hooks`, `.git\config`, `.claude\settings`,
+	"disableallhooks", ".claude.json", ".claude/commands", ".claude/agents", ".claude/skills", ".claude/hooks", `.git\hooks`, `.git\config`, `.claude\settings`,
 }
 
 // mentions returns the first marker in s (case ignored), or "".
@@ -344,7 +384,7 @@ func (a *analysis) opaqueText(text, why string) {
 	if m := mentions(text); m != "" {
 		a.c.deny("it names " + m + " in " + why + ", which the gate cannot read; the loops, the record, the git hooks and the hook settings are changed by a person")
 	}
-	if sub := humanOnlyIn(strings.Fields(strings.ToLower(text))); sub != "" {
+	if sub := humanOnlyIn(codeWords(text)); sub != "" {
 		a.c.deny("`gitwarrant " + sub + "` is for people only")
 	}
 }

@@ -1,8 +1,10 @@
 package gate
 
 import (
+	"path/filepath"
 	"strings"
 
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/protect"
 	"github.com/gitwarrant/gitwarrant/internal/shell"
 )
@@ -44,6 +46,9 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 	sub := strings.ToLower(g.Sub)
 	if first, _, _ := strings.Cut(sub, " "); headMovers[first] {
 		st.headMoved = "git " + sub
+		if b := checkedOut(g); b != "" {
+			st.headBranch = b
+		}
 	}
 	switch sub {
 	case "reflog expire", "reflog delete":
@@ -66,6 +71,12 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 		a.gitConfig(args, g.Args)
 		for _, e := range g.Edits {
 			a.configEdit(e)
+			if e.Op == "set" || e.Op == "add" {
+				if st.gitConfig == nil {
+					st.gitConfig = map[string][]string{}
+				}
+				st.gitConfig[e.Key] = append(st.gitConfig[e.Key], e.Value)
+			}
 		}
 		if g.Opaque && len(g.Edits) == 0 && !configReads(args) {
 			c.deny("git config with a word the gate cannot read may write core.hooksPath")
@@ -88,6 +99,12 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 		c.deny("git " + sub + " builds commits the work tree never held, which a checkout could then bring into the loops")
 	case "prune", "filter-repo", "filter-branch":
 		c.deny("git " + sub + " rewrites or deletes history the record is anchored to")
+	case "update-index":
+		for _, w := range args {
+			if w == "--index-info" || w == "--stdin" {
+				c.unreadable("git update-index " + w + " reads the paths it stages from its input")
+			}
+		}
 	case "update-ref", "symbolic-ref":
 		for _, w := range args {
 			if w == "--stdin" {
@@ -105,6 +122,12 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 	}
 	if !readOnlyGit[sub] {
 		for _, w := range g.Args {
+			if strings.HasPrefix(w.Text, "--pathspec-from-file") && sub != "add" && sub != "commit" {
+				// the paths restored, staged or stashed are in a file
+				c.unreadable("git " + sub + " reads its paths from a file (" + w.Text + ")")
+			}
+		}
+		for _, w := range g.Args {
 			if touchesRecordRef(w.Text) {
 				c.deny("git " + sub + " touches refs/gitwarrant, where the record is committed")
 				break
@@ -121,15 +144,31 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 				break
 			}
 		}
+		// A refspec with a destination moves a local ref, as update-ref
+		// does (`git fetch . +HEAD:main` rewrites main).
+		for _, r := range shell.FetchDestinations(g, a.config(st)) {
+			if wildRef(r.Dst) || touchesRecordRef(r.Dst) {
+				c.deny("git " + sub + " fetches into " + r.Dst + " (configured or given), which can rewrite or prune refs/gitwarrant, where the record is committed")
+			}
+			name, _ := shell.ShortRef(r.Dst)
+			c.Texts = append(c.Texts, "update-ref "+r.Dst, "update local branch "+name)
+			if r.Force {
+				c.Texts = append(c.Texts, "force update local branch "+name, "rewrite branch "+name)
+			}
+		}
 	}
-	if p := g.Push; p != nil {
+	branch := a.branch()
+	if st.headBranch != "" {
+		branch = st.headBranch
+	}
+	if p := g.PushIn(a.config(st), branch); p != nil {
 		if st.headMoved != "" && pushesCurrent(p) {
 			// HEAD (or a push with no refspec) names the branch the
 			// earlier clause left checked out, not the one on disk now.
 			c.unreadable("it pushes HEAD after `" + st.headMoved + "`, which may have changed the current branch")
 		}
 		c.Texts = append(c.Texts, p.Describe()...)
-		c.Texts = append(c.Texts, a.pushMeans(p)...)
+		c.Texts = append(c.Texts, pushMeans(p, branch)...)
 		if p.Mirror {
 			c.deny("git push --mirror forces and deletes every ref on the remote, the record's included")
 		}
@@ -245,6 +284,53 @@ func (a *analysis) gitConfig(args []string, ws []shell.Word) {
 	}
 }
 
+// checkedOut is the branch a switch, checkout, branch rename or
+// symbolic-ref leaves HEAD on when the clause names it, else "".
+func checkedOut(g *shell.Git) string {
+	opt := func(names ...string) string {
+		for _, o := range g.Options {
+			for _, n := range names {
+				if o.Name == n && !o.Negated && o.HasValue {
+					return o.Value
+				}
+			}
+		}
+		return ""
+	}
+	ops := g.Operands
+	switch g.Sub {
+	case "switch":
+		if b := opt("create", "force-create", "c", "C", "orphan"); b != "" {
+			return b
+		}
+	case "checkout":
+		if b := opt("b", "B", "orphan"); b != "" {
+			return b
+		}
+		if g.DashDash {
+			return ""
+		}
+	case "branch":
+		for _, o := range g.Options {
+			if (o.Name == "move" || o.Name == "M" || o.Name == "m") && len(ops) == 1 {
+				return ops[0].Text
+			}
+		}
+		return ""
+	case "symbolic-ref":
+		if len(ops) == 2 && ops[0].Text == "HEAD" {
+			return strings.TrimPrefix(ops[1].Text, "refs/heads/")
+		}
+		return ""
+	default:
+		return ""
+	}
+	if len(ops) > 0 && ops[0].Literal {
+		return strings.TrimPrefix(ops[0].Text, "refs/heads/")
+	}
+	return ""
+}
+
 // headMovers are git subcommands that can change the branch HEAD names.
 var headMovers = map[string]bool{"switch": true, "checkout": true, "stash": true, "worktree": true, "rebase": true,
 	"bisect": true, "symbolic-ref": true, "branch": true, "pull": true, "merge": true, "reset": true, "am": true}
@@ -266,14 +352,8 @@ func pushesCurrent(p *shell.Push) bool {
 // pushMeans adds what Describe leaves to the repository: a push of HEAD
 // (or with no refspec) is a push to the current branch, and a push of
 // every branch is a push to main and master too.
-func (a *analysis) pushMeans(p *shell.Push) []string {
+func pushMeans(p *shell.Push, branch string) []string {
 	var out []string
-	branch := ""
-	if a.place.Repo != nil {
-		if h, err := a.place.Repo.ReadHead(); err == nil {
-			branch = h.Branch
-		}
-	}
 	force := p.Force
 	for _, u := range p.Updates {
 		force = force || u.Force
@@ -295,6 +375,57 @@ func (a *analysis) pushMeans(p *shell.Push) []string {
 		}
 	}
 	return out
+}
+
+// config is the configuration a push or fetch of this clause reads: the
+// repository's files, then what earlier clauses of the command set.
+func (a *analysis) config(st *shellState) map[string][]string {
+	base := a.c.repoConfig(a.place)
+	if len(st.gitConfig) == 0 {
+		return base
+	}
+	out := make(map[string][]string, len(base)+len(st.gitConfig))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range st.gitConfig {
+		out[k] = append(append([]string{}, out[k]...), v...)
+	}
+	return out
+}
+
+// branch is the current branch ("" when detached or unknown).
+func (a *analysis) branch() string {
+	if a.place.Repo != nil {
+		if h, err := a.place.Repo.ReadHead(); err == nil {
+			return h.Branch
+		}
+	}
+	return ""
+}
+
+// repoConfig is the configuration git reads from its files for this
+// repository — the user's (XDG, then ~/.gitconfig), the repository's and
+// its worktree's, includes followed — read once per call, and only for a
+// call that pushes or fetches (docs/threat-model.md#git).
+func (c *Call) repoConfig(pl Place) map[string][]string {
+	if c.gitConfigRead {
+		return c.gitConfig
+	}
+	c.gitConfigRead = true
+	if pl.Repo == nil {
+		return nil
+	}
+	var files []string
+	if pl.XDGConfig != "" {
+		files = append(files, filepath.Join(pl.XDGConfig, "git", "config"))
+	}
+	if pl.Home != "" {
+		files = append(files, filepath.Join(pl.Home, ".gitconfig"))
+	}
+	files = append(files, filepath.Join(pl.Repo.CommonDir, "config"), filepath.Join(pl.Repo.GitDir, "config.worktree"))
+	c.gitConfig = gitx.ConfigEntries(files...)
+	return c.gitConfig
 }
 
 func wildUpdates(p *shell.Push) bool {

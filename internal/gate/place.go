@@ -153,6 +153,9 @@ func (pl Place) guards() []guarded {
 		for _, f := range protect.ClaudeSettingsFiles {
 			add(filepath.Join(pl.Root, f), false, whyClaude)
 		}
+		for _, d := range protect.ClaudeDirs {
+			add(filepath.Join(pl.Root, d), true, whyClaudeDir)
+		}
 		add(filepath.Join(pl.Root, protect.MCPConfigFile), false, whyMCP)
 		for _, n := range protect.HookManagerNames() {
 			add(filepath.Join(pl.Root, n), n == protect.HuskyDir, whyManager)
@@ -170,6 +173,10 @@ func (pl Place) guards() []guarded {
 		for _, f := range protect.ClaudeSettingsFiles {
 			add(filepath.Join(pl.Home, f), false, whyClaude)
 		}
+		for _, d := range protect.ClaudeDirs {
+			add(filepath.Join(pl.Home, d), true, whyClaudeDir)
+		}
+		add(filepath.Join(pl.Home, protect.ClaudeUserConfig), false, whyClaude)
 	}
 	if pl.XDGConfig != "" {
 		add(filepath.Join(pl.XDGConfig, "git", "config"), false, whyGitConfig)
@@ -184,6 +191,7 @@ const (
 	whyGit          = "it writes into Git's own directory (.git/): hooks, config and refs/gitwarrant live there"
 	whyHooks        = "it writes into a git hooks directory, and the hooks anchor the record"
 	whyClaude       = "it edits Claude Code's settings, which hold the gitwarrant hook"
+	whyClaudeDir    = "it writes Claude Code's commands, agents, skills or hook scripts, whose allowed-tools grant permissions and whose scripts run as hooks"
 	whyMCP          = "it edits .mcp.json, which wires gitwarrant's MCP server"
 	whyGitConfig    = "it edits a git config, whose core.hooksPath can switch off the hooks that anchor the record"
 	whyManager      = "it edits a hook manager's configuration (lefthook, husky, pre-commit), through which gitwarrant's git hooks run"
@@ -214,8 +222,14 @@ func (pl Place) placeWhy(p string) (string, bool) {
 			if i > 0 && comps[i-1] == ".claude" {
 				return whyClaude, true
 			}
+		case "commands", "agents", "skills", "hooks":
+			if i > 0 && comps[i-1] == ".claude" && protect.ClaudeDir(c) {
+				return whyClaudeDir, true
+			}
 		case ".mcp.json":
 			return whyMCP, true
+		case protect.ClaudeUserConfig:
+			return whyClaude, true
 		case ".gitconfig":
 			return whyGitConfig, true
 		case "config", "gitconfig":

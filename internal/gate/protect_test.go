@@ -73,6 +73,11 @@ func TestProtectedDeniesWritesToGuardedPlaces(t *testing.T) {
 		".claude/settings.json",
 		".claude/settings.local.json",
 		"/home/someone/.claude/settings.json",
+		".claude/commands/x.md",
+		".claude/agents/reviewer.md",
+		".claude/skills/x/SKILL.md",
+		".claude/hooks/pre.sh",
+		"/home/someone/.claude/commands/x.md",
 		".mcp.json",
 	}
 	for _, tool := range []string{"Write", "Edit", "MultiEdit"} {
@@ -90,7 +95,7 @@ func TestProtectedDeniesWritesToGuardedPlaces(t *testing.T) {
 
 func TestProtectedAllowsOrdinaryWritesAndAllReads(t *testing.T) {
 	e := newProtectEnv(t)
-	for _, path := range []string{"src/main.go", "docs/gitwarrant.md", ".claude/commands/x.md", "settings.json", "gitwarrant/loops.go"} {
+	for _, path := range []string{"src/main.go", "docs/gitwarrant.md", ".claude/notes.md", "docs/commands/x.md", "settings.json", "gitwarrant/loops.go"} {
 		if why, denied := e.protected(e.call("Write", map[string]any{"file_path": path})); denied {
 			t.Errorf("Write %s denied: %s", path, why)
 		}

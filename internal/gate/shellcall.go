@@ -58,6 +58,14 @@ type shellState struct {
 	// headMoved says an earlier clause may have changed the current
 	// branch (git switch main && git push -u origin HEAD).
 	headMoved string
+	// headBranch is the branch the earlier clause checked out, when it
+	// names one (`git switch main`, `git checkout -b x`, `git branch -m
+	// main`): HEAD then means it.
+	headBranch string
+	// gitConfig holds what earlier `git config` clauses of the command
+	// set: a push or fetch after them reads it as git will
+	// (`git config remote.origin.push … && git push origin`).
+	gitConfig map[string][]string
 }
 
 func words(ws []shell.Word) []string {
@@ -82,17 +90,30 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	if cl.EnvCleared {
 		st.pathChanged = true // env -i: no PATH at all
 	}
+	if len(cl.Argv) == 0 {
+		for _, as := range cl.Assigns {
+			a.persists(as.Name, as.Value, as.Value.Text)
+		}
+	}
 	canon := strings.TrimSpace(strings.Join(append(append([]string{}, assigns...), argv...), " "))
 	if canon != "" {
 		c.Texts = append(c.Texts, canon)
 	}
 	// A secret or key named anywhere in the clause (`git add .env`, `cat
 	// id_rsa`, `cp .env /tmp`) is said in words, for "secrets" entries.
-	for _, w := range argv[min(1, len(argv)):] {
-		if f := strings.TrimLeft(w, "@"); !strings.HasPrefix(f, "-") && isSecret(f) {
-			c.Texts = append(c.Texts, "secrets "+f)
+	for _, w := range cl.Argv[min(1, len(cl.Argv)):] {
+		if f, hit := secretWord(w); hit {
+			c.Texts = append(c.Texts, "secrets "+f, "read secrets "+f)
 			c.Secret = f
 		}
+	}
+	if f := findSecret(argv); f != "" {
+		c.Texts = append(c.Texts, "secrets "+f, "read secrets "+f)
+		c.Secret = f
+	}
+	if f := envDump(cl); f != "" {
+		c.Texts = append(c.Texts, "secrets "+f, "read secrets "+f)
+		c.Secret = f
 	}
 	act := Action{Kind: "run", Argv: argv, Assigns: assigns, Opaque: cl.Opaque, Why: cl.Why}
 	if cl.Opaque {
@@ -122,9 +143,16 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	a.extraWrites(cl, lname)
 	switch lname {
 	case "export", "declare", "typeset", "readonly", "local":
-		for _, w := range argv[1:] {
+		for i, w := range argv[1:] {
 			if k, v, ok := strings.Cut(w, "="); ok {
 				a.assign(k, v, st)
+				a.persists(k, cl.Argv[i+1], v)
+			}
+		}
+	case "hash", "enable":
+		for _, w := range argv[1:] {
+			if w == "-p" && lname == "hash" || strings.HasPrefix(w, "-") && strings.Contains(w, "f") && lname == "enable" {
+				a.c.unreadable(lname + " " + w + " makes a command name run another program, in this shell and in the calls after this one")
 			}
 		}
 	case "unset":
@@ -141,19 +169,105 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	if g, ok := cl.Git(); ok {
 		a.git(g, cl, st)
 	}
-	if cl.Opaque && (interpreters[lname] || !w0.Literal) {
+	if cl.Opaque && (interpreters[lname] || !w0.Literal || lname == "go" || lname == "jq") {
 		a.opaqueCode(cl)
 	}
+	a.goRun(cl, argv)
 	if depth < maxScriptDepth {
 		a.scriptRun(cl, argv, lname, st, depth)
 	}
 	a.describeNetwork(argv, lname)
+	a.ghAPI(argv, lname)
+}
+
+// ghAPI describes `gh api` calls that write to a repository: a field
+// naming a branch (`-f branch=main`, the contents API) is a commit to it,
+// and the refs endpoint (`repos/o/r/git/refs/heads/main`) moves it, so
+// each is a push to it for ask and never entries; the merges and merge
+// endpoints merge.
+func (a *analysis) ghAPI(argv []string, lname string) {
+	if lname != "gh" || len(argv) < 3 || argv[1] != "api" {
+		return
+	}
+	// gh api sends GET unless fields or -X say otherwise
+	method, fields := "", false
+	for i, w := range argv[2:] {
+		switch {
+		case w == "-f" || w == "-F" || w == "--field" || w == "--raw-field" || w == "--input" ||
+			strings.HasPrefix(w, "--field=") || strings.HasPrefix(w, "--raw-field="):
+			fields = true
+		case (w == "-X" || w == "--method") && i+3 < len(argv):
+			method = strings.ToUpper(argv[i+3])
+		case strings.HasPrefix(w, "-X") && len(w) > 2:
+			method = strings.ToUpper(w[2:])
+		case strings.HasPrefix(w, "--method="):
+			method = strings.ToUpper(w[len("--method="):])
+		}
+	}
+	if method == "GET" || method == "HEAD" || method == "" && !fields {
+		return
+	}
+	for i, w := range argv[2:] {
+		v := w
+		if (w == "-f" || w == "-F" || w == "--field" || w == "--raw-field") && i+3 < len(argv) {
+			v = argv[i+3]
+		}
+		v = strings.TrimPrefix(strings.TrimPrefix(v, "--field="), "--raw-field=")
+		if k, b, ok := strings.Cut(v, "="); ok && (k == "branch" || k == "ref") {
+			b = strings.TrimPrefix(b, "refs/heads/")
+			a.c.Texts = append(a.c.Texts, "push to "+b, "commit to "+b)
+		}
+		if _, b, ok := strings.Cut(w, "/git/refs/heads/"); ok && b != "" {
+			// the refs endpoint moves the branch itself
+			a.c.Texts = append(a.c.Texts, "push to "+b, "force push to "+b)
+		}
+		if strings.HasSuffix(w, "/merges") || strings.HasSuffix(w, "/merge") {
+			a.c.Texts = append(a.c.Texts, "merging a pull request", "merge")
+		}
+	}
+}
+
+// persists screens a variable set for the rest of the shell (a bare
+// assignment or export), which the agent's shell may keep for the calls
+// that follow: PATH (lookupChanged), and the variables that make git run
+// another program (GIT_SSH_COMMAND, GIT_EDITOR …).
+func (a *analysis) persists(name string, w shell.Word, value string) {
+	switch {
+	case name == "PATH":
+		a.lookupChanged(w, value)
+	case shell.GitProgramVar(name) && !(w.Literal && harmlessProgram(value)):
+		a.c.unreadable(name + " is set for this shell and the calls after this one, and makes git run another program")
+	}
+}
+
+// harmlessProgram is a pager or editor setting that runs nothing of the
+// agent's (`GIT_PAGER=cat`, `PAGER=less`).
+func harmlessProgram(v string) bool {
+	switch v {
+	case "", "cat", "less", "more", "true", ":":
+		return true
+	}
+	return false
+}
+
+// lookupChanged screens a PATH set for the rest of the shell (a bare
+// assignment or export): the agent's shell may keep it for the calls that
+// follow, where a directory put before the old PATH can hold a program
+// standing in for git or gitwarrant. Appending (`$PATH:dir`) cannot.
+func (a *analysis) lookupChanged(w shell.Word, value string) {
+	if len(w.Params) > 0 && w.Params[0] == "PATH" && strings.HasPrefix(strings.TrimPrefix(value, "PATH="), ":") {
+		return
+	}
+	a.c.unreadable("PATH is set to " + value + " for this shell and the calls after this one; a program put before git on it can stand in for git")
 }
 
 // assign screens one environment assignment for the command(s) it reaches.
 func (a *analysis) assign(name, value string, st *shellState) {
 	if why, hit := protect.HookSwitch(name, value); hit {
 		a.c.deny(why + "; the git hooks anchor the record")
+	}
+	if why := shell.CodeVar(name); why != "" {
+		a.c.unreadable(why)
 	}
 	if protect.PathSwitch(name) {
 		st.pathChanged = true
@@ -291,12 +405,15 @@ func (a *analysis) screenPath(kind string, p wpath, cwd string, ancestors bool) 
 	rel := a.place.rel(abs)
 	c.Actions = append(c.Actions, Action{Kind: kind, Path: abs, Rel: rel})
 	c.Texts = append(c.Texts, describe(kind, rel))
-	if isSecret(abs) {
+	// A recursive read (grep -r, rg, tar -c) of a directory reads every
+	// secret below it: ~/.ssh, or a home holding ~/.ssh and ~/.aws.
+	secret := isSecret(abs) || kind == "read" && ancestors && a.place.secretsBelow(abs)
+	if secret {
 		c.Texts = append(c.Texts, "secrets "+rel)
 		c.Secret = rel
 	}
 	if kind == "read" {
-		if isSecret(abs) {
+		if secret {
 			c.Texts = append(c.Texts, "read secrets "+rel)
 		}
 		return false
@@ -312,6 +429,15 @@ func (a *analysis) screenPath(kind string, p wpath, cwd string, ancestors bool) 
 		}
 	}
 	return false
+}
+
+// secretsBelow reports a directory that holds secrets or keys wherever
+// it is (a .ssh, .aws or secrets folder) or holds the home directory's.
+func (pl Place) secretsBelow(dir string) bool {
+	if isSecret(filepath.Join(dir, "x")) {
+		return true
+	}
+	return pl.Home != "" && within(filepath.Join(pl.Home, ".ssh"), dir)
 }
 
 func describe(kind, rel string) string {
@@ -363,14 +489,6 @@ func (a *analysis) opaqueCommand(cl *shell.Clause, argv []string) {
 	}
 }
 
-func lower(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = strings.ToLower(s)
-	}
-	return out
-}
-
 // opaqueCode screens code the gate cannot read (an interpreter one-liner,
 // eval or sh -c of a string built at run time): a mention of a protected
 // place in its literal parts denies.
@@ -390,7 +508,7 @@ func (a *analysis) opaqueCode(cl *shell.Clause) {
 			return
 		}
 	}
-	if sub := humanOnlyIn(lower(strings.Fields(strings.Join(lits, " ")))); sub != "" {
+	if sub := humanOnlyIn(codeWords(strings.Join(lits, " "))); sub != "" {
 		a.c.deny("`gitwarrant " + sub + "` is for people only")
 	}
 }
@@ -457,6 +575,16 @@ func subcommand(rest []shell.Word) (string, bool) {
 		return w.Text, true
 	}
 	return "", true
+}
+
+// codeWords splits text the gate cannot parse (interpreter code, a
+// PowerShell line) into lower-cased words at every character that cannot
+// be part of a command name or a path, so `os.system('gitwarrant amend')`
+// yields gitwarrant and amend.
+func codeWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-' || r == '/' || r == '@' || r == '\\')
+	})
 }
 
 // humanOnlyIn returns the first human-only command that follows a word
@@ -752,6 +880,26 @@ func (a *analysis) scriptRun(cl *shell.Clause, argv []string, lname string, st *
 	}
 }
 
+// goRun screens the Go files `go run` is given as a script run by its
+// interpreter is screened: a mention of a protected place denies (the
+// clause is opaque already: Go code can do anything).
+func (a *analysis) goRun(cl *shell.Clause, argv []string) {
+	dir := a.cwd
+	if cl.Dir != "" {
+		dir = Resolve(cl.Dir, a.cwd, a.place.Home)
+	}
+	for _, f := range shell.GoRunFiles(argv) {
+		content, ok := readSmall(Resolve(f, dir, a.place.Home), 256<<10)
+		if !ok {
+			continue
+		}
+		if m := mentions(content); m != "" {
+			a.c.deny("it runs " + f + ", which names " + m)
+			return
+		}
+	}
+}
+
 // describeNetwork adds "send to <host>" for commands that send data out.
 func (a *analysis) describeNetwork(argv []string, lname string) {
 	switch lname {
@@ -957,6 +1105,16 @@ func (a *analysis) vague(cl *shell.Clause, e shell.Effect) bool {
 	case via == "git clean":
 		if why, hit := a.place.ancestorWhy(Resolve(e.Path.Text, a.cwd, a.place.Home)); hit {
 			a.c.unreadable("git clean deletes untracked files, and " + why)
+		}
+		return true
+	case via == "git clone" || via == "git init" || via == "git worktree add":
+		// a new work tree or repository inside a protected place
+		for _, p := range wordPaths(e.Path) {
+			if p.pattern != "" && !p.glob {
+				if why, hit := a.place.placeWhy(Resolve(p.text, a.cwd, a.place.Home)); hit {
+					a.c.deny(why)
+				}
+			}
 		}
 		return true
 	case strings.HasPrefix(via, "git "):

@@ -24,7 +24,8 @@ func typedEnv(c *Call, place Place, env Env) typed.Env {
 		cwd = env.Cwd
 	}
 	return typed.Env{Root: place.Root, Home: place.Home, Cwd: cwd, Branch: typed.CurrentBranch(place.Root),
-		Resolve: func(p string) string { return Resolve(p, cwd, place.Home) }}
+		Resolve:   func(p string) string { return Resolve(p, cwd, place.Home) },
+		GitConfig: func() map[string][]string { return c.repoConfig(place) }}
 }
 
 // TypedDecision decides a call with a loop's typed entries.

@@ -35,6 +35,10 @@ type Command struct {
 	// allowed only there: the entry names the committed file, not one of
 	// the same name elsewhere.
 	AtRoot bool
+	// Alts are other spellings of Argv that ask and never entries match
+	// too (git options under their short and long names); short option
+	// clusters are split on both sides without being listed here.
+	Alts [][]Arg
 }
 
 // Push is a resolved `git push`: where it goes and how.
@@ -83,7 +87,7 @@ var interpreters = map[string]bool{
 // (docs/typed-entries.md#commands).
 var restDanger = map[string][]string{
 	"":        {"--output", "--no-verify"},
-	"go":      {"-exec", "-toolexec", "-modfile", "-overlay"},
+	"go":      {"-exec", "-toolexec", "-vettool", "-modfile", "-overlay"},
 	"cargo":   {"--manifest-path", "--config", "-Z"},
 	"git":     {"--upload-pack", "--receive-pack", "--exec", "--ext-diff", "-O", "--open-files-in-pager"},
 	"find":    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
@@ -96,6 +100,7 @@ var restDanger = map[string][]string{
 	"awk":     {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
 	"gawk":    {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
 	"tree":    {"-o"},
+	"gh":      {"--repo", "-R", "--body-file", "-F", "--hostname"},
 }
 
 func dangerousRest(head []Arg, a string) bool {
@@ -443,13 +448,57 @@ func (t *Typed) EscalatesCommand(cmd Command) bool {
 	if c.push != nil && cmd.Push != nil {
 		return c.push.escalates(cmd.Push)
 	}
+	// Clustered short options are split on both sides before matching:
+	// `git commit -qam wip` is `-q -a -m wip` and meets `Bash(git commit
+	// -am)`. Splitting a cluster whose letters take values only adds
+	// tokens, so it can only make an entry match more often.
+	calls := append([][]Arg{cmd.Argv, splitClusters(cmd.Argv)}, cmd.Alts...)
+	for _, pat := range [][]Arg{c.args, splitClusters(c.args)} {
+		for _, call := range calls {
+			if inOrder(pat, call) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inOrder reports whether the entry's tokens after the command appear in
+// the call's arguments in order, other arguments allowed between them.
+func inOrder(pat, call []Arg) bool {
 	j := 1
-	for _, a := range cmd.Argv[1:] {
-		if j < len(c.args) && a.Text == c.args[j].Text {
+	for _, a := range call[min(1, len(call)):] {
+		if j < len(pat) && a.Text == pat[j].Text {
 			j++
 		}
 	}
-	return j == len(c.args)
+	return j == len(pat)
+}
+
+// splitClusters splits every short option cluster after the command
+// (`-qam` into `-q -a -m`, up to the first character that is not a letter
+// or digit, which starts a last token).
+func splitClusters(args []Arg) []Arg {
+	out := make([]Arg, 0, len(args)+4)
+	for i, a := range args {
+		t := a.Text
+		if i == 0 || len(t) < 3 || t[0] != '-' || t[1] == '-' || !alnum(t[1]) {
+			out = append(out, a)
+			continue
+		}
+		j := 1
+		for ; j < len(t) && alnum(t[j]); j++ {
+			out = append(out, Arg{Text: "-" + t[j:j+1]})
+		}
+		if j < len(t) {
+			out = append(out, Arg{Text: t[j:], Glob: a.Glob})
+		}
+	}
+	return out
+}
+
+func alnum(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
 func containsAssign(list []EnvAssign, a EnvAssign) bool {

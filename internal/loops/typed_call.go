@@ -9,6 +9,10 @@ type Call struct {
 	// Glob is a search pattern relative to Path (Grep's glob, Glob's
 	// pattern): a Read entry must cover it as well as Path.
 	Glob string
+	// Tree is true for a read of everything below Path (grep -r, rg, tar
+	// -c of a directory): ask and never entries screen it as every path it
+	// could read.
+	Tree bool
 	Cmd  Command // Bash
 	Host string  // WebFetch: normalised by URLHost
 	MCP  string  // the MCP tool name, mcp__<server>__<tool>
@@ -49,6 +53,9 @@ func (t *Typed) Escalates(c Call) bool {
 	switch c.Kind {
 	case ToolRead:
 		if c.Glob != "" && t.Tool == ToolRead && t.path.mayNameGlob(c.Glob) {
+			return true
+		}
+		if c.Tree && t.Tool == ToolRead && t.path.mayNameBelow(c.Path) {
 			return true
 		}
 		return t.MatchPath(ToolRead, c.Path)

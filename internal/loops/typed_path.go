@@ -165,6 +165,44 @@ func (p *pathPattern) coversGlob(f FilePath, glob string) bool {
 	return false
 }
 
+// mayNameBelow is the cautious reading of a recursive read of directory
+// f: the pattern names f (or a folder holding it), or, for a pattern
+// outside the repository (`~/…`, `//…`), its fixed leading folders lie
+// inside f — `~/.ssh/**` for `grep -r x ~/.ssh` and for `grep -r x ~`.
+// Patterns in the repository are not taken to lie inside every directory
+// searched (`**/.env`, `config/credentials.yml`): that would stop every
+// `grep -r` of the work tree.
+func (p *pathPattern) mayNameBelow(f FilePath) bool {
+	if p.match(f) {
+		return true
+	}
+	var base string
+	switch p.base {
+	case baseRepo:
+		return false
+	case baseHome:
+		base = f.Home
+	case baseAbs:
+		base = "/"
+	}
+	if base == "" {
+		return false
+	}
+	var lit []string
+	for _, seg := range strings.Split(strings.TrimPrefix(p.glob, "/"), "/") {
+		if strings.ContainsAny(seg, "*?[{\\") {
+			break
+		}
+		lit = append(lit, seg)
+	}
+	if len(lit) == 0 {
+		return false
+	}
+	fixed := path.Join(append([]string{base}, lit...)...)
+	_, inside := within(fixed, f.Abs)
+	return inside
+}
+
 // mayNameGlob is the cautious reading for ask and never: a search glob is
 // screened when it spells every literal part of the pattern (`**/secrets*`
 // against `secrets`, `*.pem` against `*.pem`; `tsconfig*.json` does not

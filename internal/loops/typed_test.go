@@ -148,6 +148,12 @@ func TestBashEscalates(t *testing.T) {
 		{"Bash(npm publish)", "npm publish --access public", true},
 		{"Bash(curl *)", "curl https://x", true},
 		{"Bash(*)", "anything", true},
+		// clustered short options are split on both sides
+		{"Bash(git commit -am)", "git commit -qam wip", true},
+		{"Bash(git commit -am)", "git commit -qamwip", true},
+		{"Bash(git commit -a)", "git commit -qm wip", false},
+		{"Bash(git branch -D)", "git branch -vD x", true},
+		{"Bash(rm -rf)", "rm -fr build", false}, // the order of the entry's tokens holds
 	}
 	for _, c := range cases {
 		if got := mustTyped(t, c.entry).EscalatesCommand(Command{Argv: words(c.cmd)}); got != c.want {
@@ -472,5 +478,30 @@ func TestBuildFurtherGoals(t *testing.T) {
 	}
 	if mustTyped(t, "Bash(mvn test *)").MatchCommand(Command{Argv: words("mvn test deploy"), AtRoot: true}) {
 		t.Error("Bash(mvn test *) must not take a further goal")
+	}
+}
+
+func TestTreeReadScreenedBelow(t *testing.T) {
+	at := func(abs string) FilePath { return FilePath{Abs: abs, Root: "/home/u/repo", Home: "/home/u"} }
+	cases := []struct {
+		entry, dir string
+		want       bool
+	}{
+		{"Read(~/.ssh/**)", "/home/u/.ssh", true},
+		{"Read(~/.ssh/**)", "/home/u", true},
+		{"Read(~/.ssh/**)", "/", true},
+		{"Read(~/.ssh/**)", "/home/u/repo", false},
+		{"Read(~/.config/gh/**)", "/home/u/.config", true},
+		{"Read(.env)", "/home/u/repo", false}, // any depth: not inside every directory searched
+		{"Read(.env)", "/home/u/repo/.env", true},
+		{"Read(secrets/**)", "/home/u/repo", false}, // in the repository: not below every search
+		{"Read(secrets/**)", "/home/u/repo/secrets/a", true},
+		{"Read(//etc/shadow)", "/etc", true},
+	}
+	for _, c := range cases {
+		got := mustTyped(t, c.entry).Escalates(Call{Kind: ToolRead, Path: at(c.dir), Tree: true})
+		if got != c.want {
+			t.Errorf("%s escalates a recursive read of %s = %v, want %v", c.entry, c.dir, got, c.want)
+		}
 	}
 }

@@ -80,7 +80,24 @@ var HookManagerCommands = []string{"pre-commit", "lefthook", "husky"}
 var (
 	ClaudeSettingsFiles = []string{".claude/settings.json", ".claude/settings.local.json"}
 	MCPConfigFile       = ".mcp.json"
+	// ClaudeDirs hold Claude Code's slash commands, subagents, skills and
+	// hook scripts: their `allowed-tools` grant permissions and their
+	// scripts run as hooks, so they are guarded like the settings files.
+	ClaudeDirs = []string{".claude/commands", ".claude/agents", ".claude/skills", ".claude/hooks"}
+	// ClaudeUserConfig is Claude Code's own state in the home directory,
+	// which holds each project's allowed tools and MCP servers.
+	ClaudeUserConfig = ".claude.json"
 )
+
+// ClaudeDir reports whether a directory name under .claude is one of
+// ClaudeDirs.
+func ClaudeDir(name string) bool {
+	switch name {
+	case "commands", "agents", "skills", "hooks":
+		return true
+	}
+	return false
+}
 
 // HumanOnly are gitwarrant's commands that an agent may never run: amends,
 // reviews, signatures and keys widen or vouch for a warrant; install,

@@ -23,8 +23,19 @@ func codeVar(name string) string {
 	if strings.HasPrefix(name, "BASH_FUNC_") {
 		return "exported function " + name
 	}
+	switch {
+	case name == "GOFLAGS" || name == "GOENV" || name == "CC" || name == "CXX" || name == "MAKEFLAGS",
+		strings.HasPrefix(name, "CGO_") && strings.HasSuffix(name, "FLAGS"):
+		// go -toolexec/-exec/-vettool, a compiler or a plugin it loads
+		return name + " makes the go command or make run another program"
+	}
 	return ""
 }
+
+// CodeVar says why an environment assignment makes the command it reaches
+// run other code (LD_PRELOAD, BASH_ENV, GOFLAGS, CC …), or "". See
+// docs/shell.md#opaque.
+func CodeVar(name string) string { return codeVar(name) }
 
 // codeOptions lists, per command, options that make it run a program:
 // the clause is opaque (and a shell string given is re-parsed).

@@ -22,6 +22,7 @@ func (c Clause) Effects() []Effect {
 		if f, ok := effectTable[name]; ok {
 			f(&e, args, texts)
 		}
+		e.searches(name, args, texts)
 		e.fromInput(name)
 	}
 	return e.out

@@ -268,10 +268,10 @@ func (g *Git) env(assigns []Assign) {
 			}
 		case "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM":
 			g.opaque(a.Name + " reads configuration from another file")
-		case "GIT_EXEC_PATH", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER",
-			"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_PROXY_COMMAND", "GIT_TEMPLATE_DIR",
-			"EDITOR", "VISUAL", "PAGER", "GIT_CONFIG_NOSYSTEM", "GIT_SSH_VARIANT", "GIT_ALTERNATE_OBJECT_DIRECTORIES":
-			g.opaque(a.Name + " makes git run another program")
+		default:
+			if GitProgramVar(a.Name) {
+				g.opaque(a.Name + " makes git run another program")
+			}
 		}
 	}
 	// GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n: git reads COUNT of them; all
@@ -346,6 +346,19 @@ func parseConfigParameters(s string) [][2]string {
 		out = append(out, [2]string{k, v})
 	}
 	return out
+}
+
+// GitProgramVar reports an environment variable that makes git run
+// another program or read code from elsewhere (GIT_SSH_COMMAND,
+// GIT_EDITOR, GIT_EXEC_PATH, PAGER …). See docs/shell.md#git.
+func GitProgramVar(name string) bool {
+	switch name {
+	case "GIT_EXEC_PATH", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER",
+		"GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_PROXY_COMMAND", "GIT_TEMPLATE_DIR",
+		"EDITOR", "VISUAL", "PAGER", "GIT_CONFIG_NOSYSTEM", "GIT_SSH_VARIANT", "GIT_ALTERNATE_OBJECT_DIRECTORIES":
+		return true
+	}
+	return false
 }
 
 func (g *Git) addConfig(k, v string) {

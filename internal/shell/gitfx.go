@@ -45,6 +45,15 @@ func (e *effects) git(args []Word, texts []string) {
 			}
 		}
 	}
+	// A pathspec restored, reset or stashed names everything below it:
+	// `git checkout old -- .` rewrites .gitwarrant too.
+	pathspecs := func(ws []Word) {
+		for _, w := range ws {
+			for _, x := range w.expand() {
+				e.add("write", under(x), "git "+g.Sub).Tree = true
+			}
+		}
+	}
 	// diff, log, show, format-patch … write --output=FILE
 	for i, a := range g.Args {
 		t := a.Text
@@ -64,26 +73,62 @@ func (e *effects) git(args []Word, texts []string) {
 			return
 		}
 		// operands are a branch or paths; each is taken as a path too
-		paths("write", g.Operands)
+		pathspecs(g.Operands)
 		e.tree("write", root, "git checkout", true)
 	case "restore":
-		paths("write", g.Operands)
+		if has("staged", "S") && !has("worktree", "W") {
+			paths("write", g.Operands) // the index only
+			return
+		}
+		pathspecs(g.Operands)
 	case "switch", "reset", "merge", "pull", "rebase", "cherry-pick", "revert", "am", "stash", "stash push", "bisect", "read-tree", "checkout-index", "sparse-checkout", "submodule", "filter-branch":
 		if g.Sub == "switch" && has("create", "force-create") && len(g.Operands) == 0 {
 			return // a new branch at HEAD changes no file
 		}
 		if g.Sub == "reset" && !has("hard", "merge", "keep") {
 			if g.DashDash || len(g.Operands) > 1 {
-				paths("write", g.Operands)
+				pathspecs(g.Operands)
 			}
 			return
 		}
+		if g.Sub == "read-tree" {
+			// --prefix=P stages a tree under P for the next commit
+			for _, o := range g.Options {
+				if o.Name == "prefix" && o.HasValue {
+					e.add("write", under(Word{Text: o.Value, Literal: true, Parts: []string{o.Value}}), "git read-tree --prefix").Tree = true
+				}
+			}
+		}
+		if g.Sub == "submodule" && len(g.Operands) > 2 && g.Operands[0].Text == "add" {
+			e.add("write", under(g.Operands[2]), "git submodule add").Tree = true
+		}
+		if g.Sub == "stash push" || g.Sub == "stash" && g.DashDash {
+			// stash push -- paths saves them and restores them from HEAD
+			pathspecs(g.Operands)
+		}
 		e.tree("write", root, "git "+g.Sub, true)
+	case "update-index", "add":
+		// Staging content (`update-index --cacheinfo mode,blob,path`, a
+		// path given to update-index or `add --chmod`) puts into the next
+		// commit what the work tree does not hold: a write to the path.
+		if g.Sub == "add" && !has("chmod") {
+			break
+		}
+		for _, w := range g.Operands {
+			t := w.Text
+			if i := strings.LastIndexByte(t, ','); i >= 0 && g.Sub == "update-index" {
+				t = t[i+1:]
+			}
+			e.add("write", under(withText(w, t)), "git "+g.Sub).Tree = true
+		}
 	case "apply":
 		if has("check", "stat", "numstat", "summary") && !has("apply") {
 			return
 		}
 		if has("cached") {
+			// the index only, but the next commit records it: the patch
+			// is read all the same
+			e.tree("write", root, "git apply", true)
 			return
 		}
 		dir := root
@@ -94,9 +139,8 @@ func (e *effects) git(args []Word, texts []string) {
 		}
 		e.tree("write", dir, "git apply", true)
 	case "rm":
-		if has("cached") {
-			return
-		}
+		// --cached removes the paths from the index only, but the next
+		// commit records that: it is screened as a deletion too.
 		for _, w := range g.Operands {
 			for _, x := range w.expand() {
 				f := e.add("delete", under(x), "git rm")

@@ -318,3 +318,40 @@ func parseGitArgs(sub string, args []Word, g *Git) {
 		}
 	}
 }
+
+// Spellings returns the subcommand and its arguments with every option
+// spelt both ways — its short letter when it has one, then --long (or
+// --no-long), then its value — followed by the operands. Ask and never
+// entries are matched against it too, so `git commit -qam wip` meets an
+// entry written `git commit -am` or `git commit --all`
+// (docs/typed-entries.md#commands).
+func (g *Git) Spellings() []string {
+	out := strings.Fields(g.Sub)
+	table := lookupGitOpts(g.Sub)
+	for _, o := range g.Options {
+		if len(o.Name) == 1 {
+			out = append(out, "-"+o.Name)
+		} else {
+			if table != nil && !o.Negated {
+				for c, s := range table.short {
+					if s.long == o.Name {
+						out = append(out, "-"+string(c))
+						break
+					}
+				}
+			}
+			if o.Negated {
+				out = append(out, "--no-"+o.Name)
+			} else {
+				out = append(out, "--"+o.Name)
+			}
+		}
+		if o.HasValue {
+			out = append(out, o.Value)
+		}
+	}
+	for _, w := range g.Operands {
+		out = append(out, w.Text)
+	}
+	return out
+}

@@ -65,6 +65,10 @@ func interpreterCode(name string, args []string) string {
 		return awkCode(args)
 	case name == "sed" || name == "gsed":
 		return sedCode(args)
+	case name == "go":
+		return goCode(args)
+	case name == "jq" || name == "gojq" || name == "jaq":
+		return jqCode(args)
 	case name == "vim" || name == "vi" || name == "nvim" || name == "ex":
 		for _, a := range args[1:] {
 			if a == "-c" || strings.HasPrefix(a, "+") || a == "--cmd" || a == "-S" {
@@ -123,6 +127,9 @@ func awkCode(args []string) string {
 		}
 		if strings.Contains(a, "system") || strings.ContainsAny(a, "|>") || strings.Contains(a, "@load") {
 			return "awk program may run commands or write files"
+		}
+		if strings.Contains(a, "ENVIRON") || strings.Contains(a, "PROCINFO") {
+			return "awk program reads the environment"
 		}
 		return ""
 	}

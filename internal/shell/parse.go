@@ -568,7 +568,7 @@ func (w *walker) decl(st *syntax.Stmt, x *syntax.DeclClause) {
 			w.export(as)
 		}
 		w.setVar(as.Name, as.Value.Text, as.Value.Literal && !as.Value.Glob && !as.Value.Tilde && a.Index == nil && !a.Append && a.Array == nil)
-		c.Argv = append(c.Argv, Word{Text: as.Name + "=" + as.Value.Text, Literal: as.Value.Literal, Parts: append([]string{as.Name + "="}, as.Value.Parts...), Why: as.Value.Why})
+		c.Argv = append(c.Argv, Word{Text: as.Name + "=" + as.Value.Text, Literal: as.Value.Literal, Parts: append([]string{as.Name + "="}, as.Value.Parts...), Params: as.Value.Params, Why: as.Value.Why})
 	}
 	w.redirs(st, &c)
 	w.script.Clauses[idx] = c

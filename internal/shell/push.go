@@ -332,3 +332,117 @@ func (p *Push) Describe() []string {
 	}
 	return out
 }
+
+// FetchDestinations returns the local refs a git fetch or pull writes
+// beyond the remote-tracking refs (refs/remotes/…): `src:dst` and
+// `+src:dst` refspecs after the remote, or, with none given, the
+// remote.<remote>.fetch refspecs of base, the configuration git reads
+// from its files (every remote's when none is named). A fetch with such a
+// destination moves a local ref as update-ref does. Each has Src, Dst and
+// Force (a leading `+` or --force).
+func FetchDestinations(g *Git, base map[string][]string) []RefUpdate {
+	if g.Sub != "fetch" && g.Sub != "pull" {
+		return nil
+	}
+	force := false
+	for _, o := range g.Options {
+		force = force || o.is("force")
+	}
+	var specs []string
+	for _, w := range g.Operands[min(1, len(g.Operands)):] {
+		specs = append(specs, w.Text)
+	}
+	for _, o := range g.Options {
+		if o.Name == "refmap" && o.HasValue {
+			// --refmap maps what is fetched onto local refs, as a
+			// configured fetch refspec does
+			specs = append(specs, o.Value)
+		}
+	}
+	if len(specs) == 0 {
+		for k, vs := range base {
+			if !strings.HasPrefix(k, "remote.") || !strings.HasSuffix(k, ".fetch") {
+				continue
+			}
+			if len(g.Operands) > 0 && k != "remote."+g.Operands[0].Text+".fetch" {
+				continue
+			}
+			specs = append(specs, vs...)
+		}
+	}
+	var out []RefUpdate
+	for _, r := range specs {
+		f := force || strings.HasPrefix(r, "+")
+		r = strings.TrimPrefix(r, "+")
+		src, dst, ok := strings.Cut(r, ":")
+		if !ok || dst == "" || strings.HasPrefix(dst, "refs/remotes/") {
+			continue
+		}
+		out = append(out, RefUpdate{Src: src, Dst: dst, Force: f})
+	}
+	return out
+}
+
+// PushIn resolves a git push the way the repository would: base is the
+// configuration git reads from its files (the repository's, the user's),
+// under what the command line gives (-c, GIT_CONFIG_*), and branch the
+// current branch. remote.<remote>.push, remote.<remote>.mirror,
+// remote.pushDefault, branch.<branch>.pushRemote and push.default then
+// apply as they do on the command line, and push.default=upstream (or
+// tracking) pushes the current branch to its upstream,
+// branch.<branch>.merge, whatever its name. Without a push, or with no
+// configuration, it is g.Push.
+func (g *Git) PushIn(base map[string][]string, branch string) *Push {
+	if g.Push == nil || len(base) == 0 {
+		return g.Push
+	}
+	cp := *g
+	cp.Config = map[string][]string{}
+	for k, v := range base {
+		cp.Config[k] = append(cp.Config[k], v...)
+	}
+	for k, v := range g.Config {
+		cp.Config[k] = append(cp.Config[k], v...)
+	}
+	last := func(k string) string {
+		if v := cp.Config[k]; len(v) > 0 {
+			return v[len(v)-1]
+		}
+		return ""
+	}
+	p := cp.push()
+	remote := p.Remote
+	if remote == "" && branch != "" {
+		remote = last("branch." + branch + ".pushremote")
+	}
+	if remote == "" {
+		remote = last("remote.pushdefault")
+	}
+	if remote == "" && branch != "" {
+		remote = last("branch." + branch + ".remote")
+	}
+	if remote == "" {
+		remote = "origin"
+	}
+	if m := last("remote." + remote + ".mirror"); m != "" && isTrue(m) && !p.Mirror {
+		// a mirror remote mirrors whatever refspecs are given
+		p.Mirror, p.Force = true, true
+		p.Updates = append(p.Updates, RefUpdate{Src: "refs/*", Dst: "refs/*", Force: true, Delete: true})
+	}
+	if p.Remote == "" {
+		p.Remote = remote
+	}
+	switch strings.ToLower(last("push.default")) {
+	case "upstream", "tracking":
+		up := last("branch." + branch + ".merge")
+		if up == "" || branch == "" {
+			break
+		}
+		for i, u := range p.Updates {
+			if u.Src == "HEAD" && u.Dst == "HEAD" {
+				p.Updates[i].Dst = up
+			}
+		}
+	}
+	return p
+}

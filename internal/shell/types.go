@@ -22,6 +22,9 @@ type Word struct {
 	Tilde bool
 	// Parts are the literal fragments of the word, always set.
 	Parts []string
+	// Params names the parameters the word expands ($X, ${X:-d}), for
+	// screening what they may hold (a token in $GITHUB_TOKEN).
+	Params []string
 	// Why says what made the word non-literal.
 	Why string
 

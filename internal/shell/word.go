@@ -36,6 +36,7 @@ type wordBuilder struct {
 	tilde           bool
 	openBracket     bool
 	parts           []string
+	params          []string
 	why             string
 }
 
@@ -148,7 +149,7 @@ func (p *walker) parts(parts []syntax.WordPart, ctx wordCtx, walk bool) Word {
 		}
 	}
 	text := b.text.String()
-	w := Word{Text: text, Literal: b.literal, Glob: b.glob, Tilde: b.tilde && b.literal, Parts: b.parts, Why: b.why}
+	w := Word{Text: text, Literal: b.literal, Glob: b.glob, Tilde: b.tilde && b.literal, Parts: b.parts, Params: b.params, Why: b.why}
 	if b.glob {
 		w.Pattern = b.pat.String()
 	}
@@ -340,6 +341,9 @@ func (p *walker) expansion(b *wordBuilder, part syntax.WordPart, walk bool) {
 	switch x := part.(type) {
 	case *syntax.ParamExp:
 		b.nonLiteral("parameter expansion")
+		if x.Param != nil {
+			b.params = append(b.params, x.Param.Value)
+		}
 		if v, ok := p.knownParam(x); ok {
 			// the value assigned earlier, for reading (the word stays
 			// non-literal)

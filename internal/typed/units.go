@@ -25,8 +25,19 @@ type Env struct {
 	// Resolve turns an absolute path into the path it names (symbolic
 	// links followed); nil uses ResolvePath.
 	Resolve func(string) string
+	// GitConfig returns the configuration git reads from its files
+	// (canonical keys, every value), for resolving a push or fetch as the
+	// repository would; nil means none.
+	GitConfig func() map[string][]string
 
 	resolvedOnce bool // Root and Home are resolved already (Resolved)
+}
+
+func (e Env) gitConfig() map[string][]string {
+	if e.GitConfig == nil {
+		return nil
+	}
+	return e.GitConfig()
 }
 
 // Unit is one thing a call does that an entry must allow.
@@ -136,7 +147,8 @@ func Units(tool string, input map[string]any, env Env) []Unit {
 		}
 		f := env.path(dir)
 		g := str(globKey)
-		u := Unit{Call: loops.Call{Kind: loops.ToolRead, Path: f, Glob: g}, Canon: "Read " + env.canonPath(f)}
+		// Grep reads every file below its path; Glob lists names.
+		u := Unit{Call: loops.Call{Kind: loops.ToolRead, Path: f, Glob: g, Tree: tool == "Grep"}, Canon: "Read " + env.canonPath(f)}
 		if g != "" {
 			u.Canon += " " + g
 		}
@@ -188,7 +200,7 @@ func bashUnits(cmd string, env Env) []Unit {
 		u.Screened = !reparsed(c.Via) || shellString(c)
 		out = append(out, u)
 		for _, e := range effectUnits(c, env) {
-			e.Screened = !reparsed(c.Via)
+			e.Screened = e.Screened || !reparsed(c.Via)
 			out = append(out, e)
 		}
 	}
@@ -246,6 +258,14 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 		if g.Push != nil {
 			cmd.Push = pushOf(g, env)
 		}
+		if d := shell.FetchDestinations(g, env.gitConfig()); len(d) > 0 && u.Opaque == "" {
+			u.Opaque = "git " + g.Sub + " writes the local ref " + d[0].Dst + ", as update-ref does"
+		}
+		alt := []loops.Arg{{Text: "git"}}
+		for _, t := range g.Spellings() {
+			alt = append(alt, loops.Arg{Text: t})
+		}
+		cmd.Alts = append(cmd.Alts, alt)
 	}
 	if len(cmd.Argv) == 0 && u.Opaque == "" {
 		u.Opaque = "no command (only assignments or redirections)"
@@ -267,7 +287,7 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 // pushOf turns the parser's reading of a push into plain values, with HEAD
 // and the default remote resolved.
 func pushOf(g *shell.Git, env Env) *loops.Push {
-	p := g.Push
+	p := g.PushIn(env.gitConfig(), env.Branch)
 	out := &loops.Push{Remote: p.Remote, Current: env.Branch, All: p.All || p.Matching, Mirror: p.Mirror, Tags: p.Tags,
 		Force: p.Force, Delete: p.Delete || p.Prune}
 	if out.Remote == "" {
@@ -305,10 +325,13 @@ func pushOf(g *shell.Git, env Env) *loops.Push {
 }
 
 func effectUnits(c shell.Clause, env Env) []Unit {
-	out := append(goOutput(c, env), gitAdded(c, env)...)
+	out := gitAdded(c, env)
 	for _, e := range c.Effects() {
-		if e.Vague {
-			continue // inherent to the command the clause's entry names
+		if e.Vague || strings.HasPrefix(e.Via, "git stash") {
+			// Inherent to the command the clause's entry names (a stash
+			// of paths puts them back as HEAD has them; self-protection
+			// screens them).
+			continue
 		}
 		kind := loops.ToolEdit
 		if e.Kind == "read" {
@@ -325,8 +348,19 @@ func effectUnits(c shell.Clause, env Env) []Unit {
 			p = "~" + strings.TrimPrefix(p, "~")
 		}
 		f := env.path(p)
-		u.Call = loops.Call{Kind: kind, Path: f}
+		u.Call = loops.Call{Kind: kind, Path: f, Tree: e.Tree && kind == loops.ToolRead}
 		u.Canon = kind + " " + env.canonPath(f) + " (" + e.Kind + " by " + e.Via + ")"
+		if strings.HasPrefix(e.Via, "go -") {
+			// The go command's output files and profiles: inside the
+			// repository they are the build's own output, which the
+			// clause's entry covers (ask and never entries still screen
+			// them); outside, a person decides.
+			if _, inside := f.Rel(); inside {
+				u.Screened = true
+			} else {
+				u.Opaque = e.Via + " writes outside the repository"
+			}
+		}
 		out = append(out, u)
 	}
 	return out
@@ -377,32 +411,6 @@ func shellString(c shell.Clause) bool {
 		}
 	}
 	return false
-}
-
-// goOutput reads `go build|test -o FILE`: the parser does not model it as
-// a write, so a file outside the repository makes the clause ask (inside,
-// it is the build's own output).
-func goOutput(c shell.Clause, env Env) []Unit {
-	args := c.Strings()
-	if c.Name() != "go" || len(args) < 3 || (args[1] != "build" && args[1] != "test") {
-		return nil
-	}
-	for i := 2; i < len(args); i++ {
-		var o string
-		switch {
-		case args[i] == "-o" && i+1 < len(args):
-			o = args[i+1]
-		case strings.HasPrefix(args[i], "-o="):
-			o = args[i][3:]
-		default:
-			continue
-		}
-		f := env.path(o)
-		if _, inside := f.Rel(); !inside {
-			return []Unit{{Effect: true, Via: c.Via, Canon: "Edit " + f.Abs + " (written by go -o)", Opaque: "go -o writes outside the repository"}}
-		}
-	}
-	return nil
 }
 
 // gitAdded reads the paths `git add` stages as reads: what is staged is
