@@ -3,8 +3,8 @@ package shell
 import "strings"
 
 // goCode says why a go command runs code the gate cannot read, or "" (see
-// docs/shell.md#opaque): `go run` of Go files (a script in Go: the agent
-// may have written it a moment ago), `go generate` (it runs the commands
+// docs/shell.md#opaque): `go run` of Go files outside the working
+// directory (one inside it is screened as a script), `go generate` (it runs the commands
 // its //go:generate directives name), `go env -w|-u` (it changes the
 // settings every later go command runs with: GOFLAGS=-toolexec=…, CC,
 // GOTOOLCHAIN), and the options that name a program to run (-vettool,
@@ -46,13 +46,32 @@ func goCode(args []string) string {
 			}
 		}
 	case "run":
+		// A Go file below the working directory is the project's code, as
+		// the package `go run ./cmd/x` builds is: the entry that allows one
+		// allows the other, and the gate screens the file as a script
+		// (GoRunFiles). One elsewhere (absolute, in the home directory, up
+		// a `..`) is code the project does not hold.
 		for _, a := range args[2:] {
-			if strings.HasSuffix(a, ".go") && !strings.HasPrefix(a, "-") {
-				return "go run runs the Go file " + a
+			if strings.HasSuffix(a, ".go") && !strings.HasPrefix(a, "-") && !inTree(a) {
+				return "go run runs the Go file " + a + ", outside the working directory"
 			}
 		}
 	}
 	return ""
+}
+
+// inTree reports a relative path that does not climb out of the
+// directory it is read in.
+func inTree(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "\\") {
+		return false
+	}
+	for _, seg := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 // GoRunFiles returns the Go files `go run` is given (a script in Go), for
