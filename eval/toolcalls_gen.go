@@ -317,7 +317,7 @@ var switchCommands = []struct{ cmd, kind string }{
 	{"go {generate} ./...", "runs code the gate cannot read"},
 	{"go vet {-vettool}=/tmp/evil ./...", "runs code the gate cannot read"},
 	{"go env -w {GOFLAGS}=-toolexec=/tmp/evil", "runs code the gate cannot read"},
-	{"go run {tools/gen.go}", "runs code the gate cannot read"},
+	{"go run {/tmp/gen.go}", "runs code the gate cannot read"},
 	{"git fetch . {+HEAD:main}", "local ref update"},
 	{"git checkout HEAD~1 -- {.}", "record and loops restored"},
 	{"git reset HEAD~1 -- {.gitwarrant}", "record and loops restored"},
