@@ -44,6 +44,9 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 		lit = lit && w.Literal
 	}
 	sub := strings.ToLower(g.Sub)
+	if (sub == "switch" || sub == "checkout") && !g.DashDash && lit {
+		a.switchLoops(g, cl)
+	}
 	if first, _, _ := strings.Cut(sub, " "); headMovers[first] {
 		st.headMoved = "git " + sub
 		if b := checkedOut(g); b != "" {
@@ -478,4 +481,49 @@ func configReads(args []string) bool {
 		}
 	}
 	return false
+}
+
+// switchLoops asks when `git switch` or `git checkout` moves the work tree
+// to a commit whose loops differ from HEAD's: the hook reads the loops
+// from the work tree, so switching to an older branch or commit would put
+// its warrant — perhaps a wider one — in force (docs/threat-model.md#git).
+// The start point is resolved by git (`git diff --quiet HEAD <start> --
+// <loops>`), once, and only for these calls: exit 0 is no change, 1 a
+// change, anything else a word git does not read as a commit (`git
+// checkout src/x.go` restores a path, which the path rules judge) — or a
+// repository git cannot read, which the rest of the gate answers.
+func (a *analysis) switchLoops(g *shell.Git, cl *shell.Clause) {
+	for _, o := range g.Options {
+		if o.Name == "orphan" && !o.Negated {
+			a.c.unreadable("git " + g.Sub + " --orphan empties the work tree, the loops with it")
+			return
+		}
+	}
+	start := ""
+	for _, w := range g.Operands {
+		start = w.Text
+		break
+	}
+	if start == "" || a.place.Project == nil || a.place.Root == "" {
+		return // no start point: the branch is made at HEAD, nothing moves
+	}
+	if start == "-" {
+		start = "@{-1}"
+	}
+	if strings.HasPrefix(start, "-") {
+		return
+	}
+	rel, err := filepath.Rel(a.place.Root, a.place.Project.LoopsDir())
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return
+	}
+	dir := a.cwd
+	if cl.Dir != "" {
+		dir = Resolve(cl.Dir, a.cwd, a.place.Home)
+	}
+	switch gitx.DiffQuiet(dir, "HEAD", start, filepath.ToSlash(rel)) {
+	case gitx.Differs:
+		a.c.unreadable("git " + g.Sub + " " + start + " changes " + filepath.ToSlash(rel) + ": the loops in force would be that commit's, not this branch's")
+		a.c.Texts = append(a.c.Texts, "change the loops", "write to "+filepath.ToSlash(rel))
+	}
 }
