@@ -6,6 +6,8 @@ import (
 	"container/heap"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 )
@@ -63,9 +65,162 @@ func (r *Record) Log(f LogFilter, n int, emit func(LoggedEntry) error) error {
 	for _, s := range srcs {
 		rc := r.OpenSource(s)
 		defer rc.Close()
-		its = append(its, &streamIter{name: s.Name, path: s.Path, br: bufio.NewReaderSize(rc, 256<<10), f: f})
+		// Each chain is read and decoded ahead on a goroutine of its own
+		// while the entries are formatted here: a million entries to
+		// /dev/null took 2.0 s on one CPU, twice what verify takes on two.
+		p := prefetch(&streamIter{name: s.Name, path: s.Path, br: bufio.NewReaderSize(rc, 256<<10), f: f})
+		defer p.stop() // before rc.Close: the goroutine reads rc
+		its = append(its, p)
 	}
 	return merge(its, emit)
+}
+
+// prefetchIter reads a chain ahead: one goroutine reads its lines in
+// batches, workers on every CPU decode and filter the batches, and next
+// hands the entries out in the chain's order — so reading, decoding and
+// formatting overlap.
+type prefetchIter struct {
+	queue  chan chan logBatch // the batches' results, in chain order
+	done   chan struct{}
+	wg     sync.WaitGroup
+	cur    []LoggedEntry
+	err    error
+	closed bool
+}
+
+type logBatch struct {
+	es  []LoggedEntry
+	err error
+}
+
+type logJob struct {
+	lines [][]byte
+	first int // the chain line number of lines[0]
+	res   chan logBatch
+}
+
+const prefetchBatch = 512
+
+func prefetch(s *streamIter) *prefetchIter {
+	p := &prefetchIter{queue: make(chan chan logBatch, 8), done: make(chan struct{})}
+	jobs := make(chan logJob, 8)
+	workers := max(1, runtime.GOMAXPROCS(0))
+	p.wg.Add(1 + workers)
+	for range workers {
+		go func() {
+			defer p.wg.Done()
+			for j := range jobs {
+				j.res <- s.decode(j.lines, j.first)
+			}
+		}()
+	}
+	go func() {
+		defer p.wg.Done()
+		defer close(p.queue)
+		defer close(jobs)
+		line := 1
+		send := func(res chan logBatch) bool {
+			select {
+			case p.queue <- res:
+				return true
+			case <-p.done:
+				return false
+			}
+		}
+		for {
+			lines, err := s.readLines(prefetchBatch)
+			if len(lines) > 0 {
+				res := make(chan logBatch, 1)
+				select {
+				case jobs <- logJob{lines: lines, first: line, res: res}:
+				case <-p.done:
+					return
+				}
+				if !send(res) {
+					return
+				}
+				line += len(lines)
+			}
+			if err != nil {
+				res := make(chan logBatch, 1)
+				res <- logBatch{err: fmt.Errorf("%s: %v", s.path, err)}
+				send(res)
+				return
+			}
+			if len(lines) < prefetchBatch {
+				return // the end of the chain
+			}
+		}
+	}()
+	return p
+}
+
+// readLines reads up to n lines (without their newlines); err is io.EOF
+// only when no line is left.
+func (s *streamIter) readLines(n int) ([][]byte, error) {
+	var out [][]byte
+	for len(out) < n {
+		l, err := s.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			rest, err2 := s.br.ReadBytes('\n')
+			l, err = append(append([]byte(nil), l...), rest...), err2
+		} else {
+			l = append([]byte(nil), l...)
+		}
+		if len(l) > 0 {
+			out = append(out, bytes.TrimSuffix(l, []byte("\n")))
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// decode decodes and filters a batch of lines, first being the chain line
+// number of the first.
+func (s *streamIter) decode(lines [][]byte, first int) logBatch {
+	es := make([]LoggedEntry, 0, len(lines))
+	for i, l := range lines {
+		e, err := chain.DecodeEntry(l)
+		if err != nil {
+			return logBatch{es: es, err: fmt.Errorf("%s: line %d: unparsable entry (%v) — run `gitwarrant record verify`", s.path, first+i, err)}
+		}
+		if s.f.match(&e) {
+			es = append(es, LoggedEntry{Chain: s.name, Entry: e})
+		}
+	}
+	return logBatch{es: es}
+}
+
+func (p *prefetchIter) next() (LoggedEntry, bool, error) {
+	for {
+		if len(p.cur) > 0 {
+			e := p.cur[0]
+			p.cur = p.cur[1:]
+			return e, true, nil
+		}
+		if p.err != nil || p.closed {
+			return LoggedEntry{}, false, p.err
+		}
+		res, ok := <-p.queue
+		if !ok {
+			p.closed = true
+			continue
+		}
+		b := <-res
+		p.cur, p.err = b.es, b.err
+	}
+}
+
+// stop ends the goroutines (a reader that stopped early, an output that
+// failed) and waits for them, so the source can be closed after.
+func (p *prefetchIter) stop() {
+	close(p.done)
+	p.wg.Wait()
 }
 
 // tailMatching reads a source's tail in growing windows until it holds n
@@ -116,31 +271,6 @@ type streamIter struct {
 	name, path string
 	br         *bufio.Reader
 	f          LogFilter
-	line       int
-}
-
-func (s *streamIter) next() (LoggedEntry, bool, error) {
-	for {
-		l, err := s.br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			rest, err2 := s.br.ReadBytes('\n')
-			l, err = append(append([]byte(nil), l...), rest...), err2
-		}
-		if len(l) == 0 && err == io.EOF {
-			return LoggedEntry{}, false, nil
-		}
-		if err != nil && err != io.EOF {
-			return LoggedEntry{}, false, err
-		}
-		s.line++
-		e, perr := chain.DecodeEntry(bytes.TrimSuffix(l, []byte("\n")))
-		if perr != nil {
-			return LoggedEntry{}, false, fmt.Errorf("%s: line %d: unparsable entry (%v) — run `gitwarrant record verify`", s.path, s.line, perr)
-		}
-		if s.f.match(&e) {
-			return LoggedEntry{Chain: s.name, Entry: e}, true, nil
-		}
-	}
 }
 
 // merge is a k-way merge by (ts, chain, seq) of sorted iterators.
