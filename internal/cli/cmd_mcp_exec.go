@@ -29,7 +29,7 @@ func newServeCmd(app *App) *cobra.Command {
 // mcpExecCmd is `gitwarrant mcp` or `gitwarrant serve` in the gitwarrant
 // binary: it runs the same command of gitwarrant-mcp (found beside this
 // binary, else on PATH) with the same arguments, stdio and exit status.
-// gitwarrant-mcp replaces these with the real commands (MainWith).
+// gitwarrant-mcp holds the real commands and no others (MainWith).
 func mcpExecCmd(app *App, use, short string) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   use,

@@ -6,10 +6,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// NewRootCmd builds the command tree. Each of replace takes the place of
-// the command of the same name (gitwarrant-mcp's real `mcp` and `serve`,
-// see cmd_mcp_exec.go).
-func NewRootCmd(app *App, replace ...func(*App) *cobra.Command) *cobra.Command {
+// NewRootCmd builds the command tree: every command, or only the given
+// ones (gitwarrant-mcp holds `mcp` and `serve` and nothing else, see
+// cmd_mcp_exec.go).
+func NewRootCmd(app *App, only ...func(*App) *cobra.Command) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "gitwarrant <command>",
 		Short: "the permission layer and paper trail for AI agents in a Git repository",
@@ -37,17 +37,12 @@ Exit status (every command):
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError(c, "run `"+c.CommandPath()+" --help`", "%v", err)
 	})
-	own := map[string]*cobra.Command{}
-	for _, add := range replace {
-		c := add(app)
-		own[c.Name()] = c
+	cmds := commands()
+	if len(only) > 0 {
+		cmds = only
 	}
-	for _, add := range commands() {
-		c := add(app)
-		if r := own[c.Name()]; r != nil {
-			c = r
-		}
-		root.AddCommand(c)
+	for _, add := range cmds {
+		root.AddCommand(add(app))
 	}
 	failClosed(root)
 	return root
@@ -94,15 +89,15 @@ func Main(ctx context.Context, app *App, args []string) int {
 	return MainWith(ctx, app, args)
 }
 
-// MainWith is Main with some commands replaced (NewRootCmd).
-func MainWith(ctx context.Context, app *App, args []string, replace ...func(*App) *cobra.Command) int {
-	if len(args) >= 2 && args[0] == "hook" && args[1] == "claude" {
+// MainWith is Main with only the given commands (NewRootCmd).
+func MainWith(ctx context.Context, app *App, args []string, only ...func(*App) *cobra.Command) int {
+	if len(only) == 0 && len(args) >= 2 && args[0] == "hook" && args[1] == "claude" {
 		// Claude Code runs this before every tool call: answer without
 		// building the whole command tree (docs/threat-model.md#cost).
 		// The tree is built only if the hook is asked for its help.
 		return Render(app.IO.Err, runHookClaude(app, nil, args[2:]))
 	}
-	root := NewRootCmd(app, replace...)
+	root := NewRootCmd(app, only...)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	return Render(app.IO.Err, err)

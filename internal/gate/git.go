@@ -44,7 +44,7 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 		lit = lit && w.Literal
 	}
 	sub := strings.ToLower(g.Sub)
-	if (sub == "switch" || sub == "checkout") && !g.DashDash && lit {
+	if (sub == "switch" || sub == "checkout") && lit && !pathspecs(g) {
 		a.switchLoops(g, cl)
 	}
 	if first, _, _ := strings.Cut(sub, " "); headMovers[first] {
@@ -483,6 +483,21 @@ func configReads(args []string) bool {
 	return false
 }
 
+// pathspecs reports a clause that names paths after "--" (`git checkout
+// main -- src`: a restore, which the path rules judge). `git checkout main
+// --`, with nothing after it, is a switch to main.
+func pathspecs(g *shell.Git) bool {
+	if !g.DashDash {
+		return false
+	}
+	for i, w := range g.Args {
+		if w.Text == "--" {
+			return i+1 < len(g.Args)
+		}
+	}
+	return false
+}
+
 // switchLoops asks when `git switch` or `git checkout` moves the work tree
 // to a commit whose loops differ from HEAD's: the hook reads the loops
 // from the work tree, so switching to an older branch or commit would put
@@ -501,7 +516,9 @@ func (a *analysis) switchLoops(g *shell.Git, cl *shell.Clause) {
 	}
 	start := ""
 	for _, w := range g.Operands {
-		start = w.Text
+		if w.Text != "--" {
+			start = w.Text
+		}
 		break
 	}
 	if start == "" || a.place.Project == nil || a.place.Root == "" {

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"io"
 	"os"
@@ -829,8 +830,14 @@ func (a *analysis) scriptRun(cl *shell.Clause, argv []string, lname string, st *
 	p := Resolve(file, dir, a.place.Home)
 	content, ok := readSmall(p, 256<<10)
 	if !ok {
-		if _, err := os.Stat(p); err != nil && (shellScript || strings.ContainsRune(argv[0], '/')) {
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil && (shellScript || strings.ContainsRune(argv[0], '/')):
 			a.c.unreadable("it runs " + file + ", which does not exist yet")
+		case err == nil && fi.Mode().IsRegular() && !compiled(p):
+			// A script too large (or not permitted) to read would
+			// otherwise run unread.
+			a.c.unreadable("it runs " + file + ", a script the gate cannot read in full")
 		}
 		return
 	}
@@ -898,6 +905,20 @@ func (a *analysis) goRun(cl *shell.Clause, argv []string) {
 			return
 		}
 	}
+}
+
+// compiled reports a file whose first 8 KiB hold a NUL byte: a compiled
+// program, whose doings the gate does not read (as scriptRun treats a
+// small one). A file that cannot be opened is not known to be one.
+func compiled(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 8<<10)
+	n, _ := io.ReadFull(f, head)
+	return bytes.IndexByte(head[:n], 0) >= 0
 }
 
 // describeNetwork adds "send to <host>" for commands that send data out.

@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Commands are the constructors gitwarrant-mcp puts in place of the
-// gitwarrant binary's `mcp` and `serve` (cli.MainWith).
+// Commands are gitwarrant-mcp's only commands (cli.MainWith); the
+// gitwarrant binary's `mcp` and `serve` run them.
 func Commands() []func(*cli.App) *cobra.Command {
 	return []func(*cli.App) *cobra.Command{newMCPCmd, newServeCmd}
 }
