@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,6 +60,10 @@ type ChainRef struct {
 	Size   int64         // bytes in the ref's content
 	Head   string        // hash of the last entry, "" when empty
 	root   plumbing.Hash
+	// trees holds the root tree's entries and those of the directory
+	// last written, when this ChainRef was made by CommitChain: the next
+	// commit of a batch then reads no tree back.
+	trees map[plumbing.Hash]map[string]plumbing.Hash
 }
 
 // Exists reports whether the ref exists.
@@ -178,6 +183,20 @@ type ChainCommit struct {
 // so the ref never points at content that is not fully written). lastSeg
 // is the current last segment's bytes (from LastSegment).
 func (r *Repo) AppendChain(c *ChainRef, lastSeg []byte, cc ChainCommit) (*ChainRef, error) {
+	next, err := r.CommitChain(c, lastSeg, cc)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.UpdateRef(c.Name, next.Commit, c.Commit); err != nil {
+		return nil, err
+	}
+	return next, nil
+}
+
+// CommitChain writes the commit AppendChain makes, without moving the ref:
+// a batch of appends commits each entry on top of the previous one and
+// moves the ref once, to the last (docs/record.md#batched-appends).
+func (r *Repo) CommitChain(c *ChainRef, lastSeg []byte, cc ChainCommit) (*ChainRef, error) {
 	segs := map[int64][]byte{}
 	n := c.Lines
 	if n%SegmentLines != 0 {
@@ -190,7 +209,8 @@ func (r *Repo) AppendChain(c *ChainRef, lastSeg []byte, cc ChainCommit) (*ChainR
 		n++
 		size += int64(len(l))
 	}
-	root, err := r.writeSegments(c.root, segs)
+	trees := map[plumbing.Hash]map[string]plumbing.Hash{}
+	root, err := r.writeSegments(c.root, segs, c.trees, trees)
 	if err != nil {
 		return nil, err
 	}
@@ -198,16 +218,21 @@ func (r *Repo) AppendChain(c *ChainRef, lastSeg []byte, cc ChainCommit) (*ChainR
 	if err != nil {
 		return nil, err
 	}
-	if err := r.UpdateRef(c.Name, commit, c.Commit); err != nil {
-		return nil, err
-	}
-	return &ChainRef{Name: c.Name, Commit: commit, Chain: cc.Chain, Lines: n, Size: size, Head: cc.Head, root: root}, nil
+	return &ChainRef{Name: c.Name, Commit: commit, Chain: cc.Chain, Lines: n, Size: size, Head: cc.Head, root: root, trees: trees}, nil
 }
 
 // writeSegments writes the changed segment blobs, their directory trees
-// and a new root tree; untouched directories are reused by hash.
-func (r *Repo) writeSegments(oldRoot plumbing.Hash, segs map[int64][]byte) (plumbing.Hash, error) {
-	rootEntries, err := r.treeEntries(oldRoot)
+// and a new root tree; untouched directories are reused by hash. known
+// holds trees already read (by hash); the trees written are added to
+// wrote.
+func (r *Repo) writeSegments(oldRoot plumbing.Hash, segs map[int64][]byte, known, wrote map[plumbing.Hash]map[string]plumbing.Hash) (plumbing.Hash, error) {
+	entriesOf := func(h plumbing.Hash) (map[string]plumbing.Hash, error) {
+		if es, ok := known[h]; ok && !h.IsZero() {
+			return maps.Clone(es), nil
+		}
+		return r.treeEntries(h)
+	}
+	rootEntries, err := entriesOf(oldRoot)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -224,7 +249,7 @@ func (r *Repo) writeSegments(oldRoot plumbing.Hash, segs map[int64][]byte) (plum
 		byDir[dir][file] = h
 	}
 	for dir, files := range byDir {
-		entries, err := r.treeEntries(rootEntries[dir])
+		entries, err := entriesOf(rootEntries[dir])
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
@@ -236,8 +261,13 @@ func (r *Repo) writeSegments(oldRoot plumbing.Hash, segs map[int64][]byte) (plum
 			return plumbing.ZeroHash, err
 		}
 		rootEntries[dir] = h
+		wrote[h] = entries
 	}
-	return r.writeTree(rootEntries, modeDir)
+	root, err := r.writeTree(rootEntries, modeDir)
+	if err == nil {
+		wrote[root] = rootEntries
+	}
+	return root, err
 }
 
 // Tree entry modes of a record tree, as Git writes them.

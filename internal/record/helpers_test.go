@@ -103,7 +103,7 @@ func bulkAppend(t testing.TB, r *Record, n int, what string) {
 			var line []byte
 			var e chain.Entry
 			if len(lines) == 0 {
-				line, e, err = r.seal(note(fmt.Sprintf("%s %d", what, i)), cr, seg, nil)
+				line, e, err = r.seal(note(fmt.Sprintf("%s %d", what, i)), cr, seg, nil, r.Now)
 			} else {
 				last, _, _ := chain.ParseEntry(bytes.TrimSuffix(lines[len(lines)-1], []byte("\n")))
 				e = note(fmt.Sprintf("%s %d", what, i))
