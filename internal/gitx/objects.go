@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -249,15 +250,6 @@ func (r *Repo) catFile(h plumbing.Hash) (string, []byte, error) {
 	return f[1], rest[:n], nil
 }
 
-// hasLoose reports whether h is already a loose object. A packed copy is
-// not looked for: writing a loose duplicate of a packed object is harmless
-// (`git prune-packed` drops it), while decoding every pack index on each
-// append would cost more than the append.
-func (r *Repo) hasLoose(h plumbing.Hash) bool {
-	_, err := os.Stat(r.objectPath(h))
-	return err == nil
-}
-
 // hashObject is Git's object id of content of type typ.
 func hashObject(typ string, data []byte) (plumbing.Hash, []byte) {
 	all := make([]byte, 0, len(typ)+24+len(data))
@@ -270,12 +262,12 @@ func hashObject(typ string, data []byte) (plumbing.Hash, []byte) {
 }
 
 // writeObject stores a loose object unless it already exists (an existing
-// loose object is read-only and must never be rewritten).
+// loose object is read-only and must never be rewritten). A packed copy is
+// not looked for: writing a loose duplicate of a packed object is harmless
+// (`git prune-packed` drops it), while decoding every pack index on each
+// append would cost more than the append.
 func (r *Repo) writeObject(typ string, data []byte) (plumbing.Hash, error) {
 	h, all := hashObject(typ, data)
-	if r.hasLoose(h) {
-		return h, nil
-	}
 	if err := r.writeLoose(h, all); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("writing object %s to %s/objects: %w — check that it is writable and the disk is not full", short(h), r.CommonDir, err)
 	}
@@ -290,37 +282,65 @@ var zlibWriters = sync.Pool{New: func() any {
 }}
 
 // writeLoose writes a temporary file next to the object and links it into
-// place, as Git does: a reader never sees a half-written object.
+// place, as Git does: a reader never sees a half-written object, and an
+// object already there is left as it is (the link fails; nothing is
+// overwritten). Each object costs five system calls — create, one write,
+// close, link, unlink — where os.MkdirAll, os.CreateTemp, a streaming
+// compressor and a chmod made about fifteen: on a busy disk the metadata
+// calls are most of an append (docs/record.md#batched-appends).
 func (r *Repo) writeLoose(h plumbing.Hash, all []byte) error {
-	final := r.objectPath(h)
-	dir := filepath.Dir(final)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+	var z bytes.Buffer
+	z.Grow(len(all)/2 + 64)
+	zw := zlibWriters.Get().(*zlib.Writer)
+	zw.Reset(&z)
+	_, err := zw.Write(all)
+	if cerr := zw.Close(); err == nil {
+		err = cerr
 	}
-	tmp, err := os.CreateTemp(dir, "tmp_obj_")
+	zlibWriters.Put(zw)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	zw := zlibWriters.Get().(*zlib.Writer)
-	defer zlibWriters.Put(zw)
-	zw.Reset(tmp)
-	_, werr := zw.Write(all)
-	if cerr := zw.Close(); werr == nil {
-		werr = cerr
+	final := r.objectPath(h)
+	dir := filepath.Dir(final)
+	tmp, name, err := createObjectTemp(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = os.MkdirAll(dir, 0o755); err == nil {
+			tmp, name, err = createObjectTemp(dir)
+		}
 	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return werr
-	}
-	if err := os.Chmod(tmp.Name(), 0o444); err != nil {
+	if err != nil {
 		return err
 	}
-	if err := os.Link(tmp.Name(), final); err != nil && !errors.Is(err, fs.ErrExist) {
-		// Filesystems without hard links: rename, as Git falls back to.
-		return os.Rename(tmp.Name(), final)
+	defer os.Remove(name)
+	_, err = tmp.Write(z.Bytes())
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Link(name, final); err != nil && !errors.Is(err, fs.ErrExist) {
+		// Filesystems without hard links: rename, as Git falls back to,
+		// unless the object is already there.
+		if _, serr := os.Lstat(final); serr == nil {
+			return nil
+		}
+		return os.Rename(name, final)
 	}
 	return nil
+}
+
+// createObjectTemp creates a new read-only file for writing in dir, as Git
+// creates loose objects (mode 0444 from the start: the open descriptor
+// may write it, nobody else may).
+func createObjectTemp(dir string) (*os.File, string, error) {
+	for range 100 {
+		name := filepath.Join(dir, "tmp_obj_"+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, name, err
+		}
+	}
+	return nil, "", fmt.Errorf("no free temporary name in %s", dir)
 }

@@ -123,27 +123,33 @@ func BenchmarkEchoHTTP1(b *testing.B)  { benchHTTP(b, 1, false, "/echo") }
 func BenchmarkEchoHTTP50(b *testing.B) { benchHTTP(b, 50, false, "/echo") }
 
 func benchStdio(b *testing.B, clients int, recorded bool) {
+	call, done := stdioCaller(b, recorded)
+	defer done()
+	runConcurrent(b, clients, call)
+}
+
+// stdioCaller starts the stdio server on pipes, connects the SDK's client
+// and returns one warrant_check call.
+func stdioCaller(b *testing.B, recorded bool) (func() error, func()) {
 	f := benchFixture(b, recorded)
-	defer f.srv.Close()
 	srv := NewSDKServer(f.h.svc, Caller{Via: "mcp", Credential: "stdio"}, "bench", nil)
 	cr, sw := io.Pipe() // server -> client
 	sr, cw := io.Pipe() // client -> server
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	go srv.Run(ctx, &StdioTransport{In: sr, Out: sw})
 	cl := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil)
 	sess, err := cl.Connect(ctx, &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer sess.Close()
-	runConcurrent(b, clients, func() error {
+	call := func() error {
 		r, err := sess.CallTool(ctx, &sdk.CallToolParams{Name: "warrant_check", Arguments: check})
 		if err == nil && r.IsError {
 			err = io.ErrUnexpectedEOF
 		}
 		return err
-	})
+	}
+	return call, func() { sess.Close(); cancel(); f.srv.Close() }
 }
 
 func BenchmarkRoundStdio1Unrecorded(b *testing.B)  { benchStdio(b, 1, false) }
@@ -154,16 +160,80 @@ func BenchmarkRoundStdio50Recorded(b *testing.B)   { benchStdio(b, 50, true) }
 // BenchmarkAppendLoop is the floor for recorded throughput: one process
 // appending check entries in a loop (the writer lock serialises appends).
 func BenchmarkAppendLoop(b *testing.B) {
+	call, done := appender(b)
+	defer done()
+	runConcurrent(b, 1, call)
+}
+
+func appender(b *testing.B) (func() error, func()) {
 	f := benchFixture(b, true)
-	defer f.srv.Close()
 	rec, err := record.Open(f.p)
 	if err != nil {
 		b.Fatal(err)
 	}
-	runConcurrent(b, 1, func() error {
+	return func() error {
 		_, err := rec.Append(chain.Entry{Loop: "appeal", Kind: chain.KindCheck, Action: "draft", Target: "appeal letter", Verdict: "allow", Via: "bench"})
 		return err
-	})
+	}, f.srv.Close
+}
+
+// BenchmarkRecordedStdio50VsAppendLoop sets recorded warrant_check
+// throughput at 50 concurrent stdio calls against one process appending
+// in a loop, in alternating rounds of 400 calls each (one round per
+// iteration: -benchtime 7x), so both see the same load; it reports the
+// median of each and their ratio (docs/mcp.md#cost).
+func BenchmarkRecordedStdio50VsAppendLoop(b *testing.B) {
+	stdio, done1 := stdioCaller(b, true)
+	defer done1()
+	appendOne, done2 := appender(b)
+	defer done2()
+	var s50, loop []float64
+	round := 0
+	for b.Loop() {
+		a := func() { s50 = append(s50, rate(b, 50, 400, stdio)) }
+		l := func() { loop = append(loop, rate(b, 1, 400, appendOne)) }
+		if round%2 == 0 {
+			a()
+			l()
+		} else {
+			l()
+			a()
+		}
+		round++
+	}
+	m50, mloop := median(s50), median(loop)
+	b.ReportMetric(m50, "stdio50-calls/s")
+	b.ReportMetric(mloop, "append-calls/s")
+	b.ReportMetric(m50/mloop, "ratio")
+}
+
+// rate runs n calls over clients goroutines and returns calls per second.
+func rate(b *testing.B, clients, n int, call func() error) float64 {
+	var wg sync.WaitGroup
+	start := time.Now()
+	for c := 0; c < clients; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := c; i < n; i += clients {
+				if err := call(); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return float64(n) / time.Since(start).Seconds()
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
 }
 
 var _ = strings.TrimSpace
