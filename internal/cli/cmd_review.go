@@ -34,7 +34,7 @@ note); each applied item is a signed amend in its own commit. Without a
 terminal nothing changes unless --yes is given, and the amends are still
 signed. A proposal whose loop changed since it was made is shown as stale
 and never applied. --generalize also shows the wider command prefix
-(Bash(go generate *)) and which recorded calls it would admit.
+(Bash(go vet *)) and which recorded calls it would admit.
 
 Exit status:
   0  nothing to review, or every offered item was decided

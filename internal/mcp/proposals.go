@@ -25,7 +25,7 @@ type ProposeIn struct {
 	Loop      string `json:"loop"`
 	List      string `json:"list" jsonschema:"read, draft, change, send, ask, never or reserved"`
 	Op        string `json:"op,omitempty" jsonschema:"add (default) or remove"`
-	Pattern   string `json:"pattern" jsonschema:"the warrant entry, e.g. Bash(go generate ./...) or a plain-language phrase"`
+	Pattern   string `json:"pattern" jsonschema:"the warrant entry, e.g. Bash(go vet ./...) or a plain-language phrase"`
 	Rationale string `json:"rationale,omitempty" jsonschema:"why the agent needs it: the human reads this"`
 }
 

@@ -138,7 +138,7 @@ func contains(xs []string, x string) bool {
 }
 
 // Generalize widens a typed Bash entry to its command and subcommand with
-// " *" (`Bash(go generate ./...)` → `Bash(go generate *)`). ok is false for
+// " *" (`Bash(go vet ./...)` → `Bash(go vet *)`). ok is false for
 // anything else, or when there is nothing to widen.
 func Generalize(pattern string) (string, bool) {
 	inner, ok := strings.CutPrefix(pattern, "Bash(")
@@ -148,7 +148,7 @@ func Generalize(pattern string) (string, bool) {
 	fields := strings.Fields(strings.TrimSuffix(inner, ")"))
 	keep := 1
 	if len(fields) > 1 && !strings.HasPrefix(fields[1], "-") && !strings.ContainsAny(fields[1], "/.=*") {
-		keep = 2 // a subcommand: go generate, npm run, cargo test
+		keep = 2 // a subcommand: go vet, npm run, cargo test
 	}
 	if len(fields) <= keep {
 		return "", false

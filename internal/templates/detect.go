@@ -158,7 +158,7 @@ func detectGo(r repo, p *Project) {
 	}
 	p.add("go")
 	p.Change = append(p.Change, bash("go build *", "go test *", "go vet *", "go fmt *", "gofmt *", "goimports *",
-		"go run *", "go generate *", "go mod tidy", "go mod download", "go list *", "go doc *", "go env", "go version",
+		"go run *", "go mod tidy", "go mod download", "go list *", "go doc *", "go env", "go version",
 		"golangci-lint run *", "staticcheck *")...)
 	p.Change = append(p.Change, "Edit(*.go)", "Edit(testdata/**)")
 	p.Read = append(p.Read, domains("go.dev", "pkg.go.dev")...)
