@@ -282,20 +282,12 @@ func (r *Repo) treeEntries(h plumbing.Hash) (map[string]plumbing.Hash, error) {
 	if h.IsZero() {
 		return out, nil
 	}
-	b, err := r.readTyped(h, typeTree)
+	err := r.EachTreeEntry(h, func(_, name []byte, id plumbing.Hash) error {
+		out[string(name)] = id
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("reading record tree %s: %w", short(h), err)
-	}
-	for len(b) > 0 {
-		nul := bytes.IndexByte(b, 0)
-		_, name, ok := strings.Cut(string(b[:max(nul, 0)]), " ")
-		if nul < 0 || !ok || len(b) < nul+1+len(plumbing.ZeroHash) {
-			return nil, fmt.Errorf("record tree %s is malformed — run `git fsck`", short(h))
-		}
-		var eh plumbing.Hash
-		copy(eh[:], b[nul+1:])
-		out[name] = eh
-		b = b[nul+1+len(eh):]
 	}
 	return out, nil
 }

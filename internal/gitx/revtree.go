@@ -123,6 +123,65 @@ func (r *Repo) DirAt(c plumbing.Hash, dir string) (map[string]string, error) {
 	return out, nil
 }
 
+// TreeAt returns the id of directory dir (slash-separated, relative to the
+// root) in commit c's tree; the zero hash when there is none. As in DirAt,
+// a file on the way is an error; whether the object named is a tree is
+// EachTreeEntry's to find out.
+func (r *Repo) TreeAt(c plumbing.Hash, dir string) (plumbing.Hash, error) {
+	h, err := r.rootTree(c)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	for _, part := range strings.Split(strings.Trim(dir, "/"), "/") {
+		if part == "" || part == "." {
+			continue
+		}
+		es, err := r.cachedTree(h)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		next, ok := es[part]
+		if !ok {
+			return plumbing.ZeroHash, nil
+		}
+		h = next
+	}
+	return h, nil
+}
+
+// EachTreeEntry calls fn with the mode, name and id of each entry of tree
+// h, in Git's order, without building a map or hex strings: mode and name
+// are valid only during the call. A zero h is an empty tree. The warrant
+// diff and the CI gate read writers' folders of hundreds of segment files
+// this way (docs/record.md#the-branch-copy).
+func (r *Repo) EachTreeEntry(h plumbing.Hash, fn func(mode, name []byte, id plumbing.Hash) error) error {
+	if h.IsZero() {
+		return nil
+	}
+	return r.withObject(h, func(typ string, b []byte) error {
+		if typ != typeTree {
+			return fmt.Errorf("object %s is a %s, not a %s", short(h), typ, typeTree)
+		}
+		for len(b) > 0 {
+			nul := bytes.IndexByte(b, 0)
+			sp := bytes.IndexByte(b[:max(nul, 0)], ' ')
+			if nul < 0 || sp < 0 || len(b) < nul+1+len(plumbing.ZeroHash) {
+				return fmt.Errorf("tree %s is malformed — run `git fsck`", short(h))
+			}
+			var id plumbing.Hash
+			copy(id[:], b[nul+1:])
+			if err := fn(b[:sp], b[sp+1:nul], id); err != nil {
+				return err
+			}
+			b = b[nul+1+len(id):]
+		}
+		return nil
+	})
+}
+
+// IsTreeMode reports whether a tree entry's mode is a directory's.
+func IsTreeMode(mode []byte) bool { return string(mode) == modeDir }
+
 // Blob reads a blob in process.
 func (r *Repo) Blob(id string) ([]byte, error) {
 	return r.readTyped(plumbing.NewHash(id), typeBlob)

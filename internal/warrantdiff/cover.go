@@ -63,12 +63,7 @@ func NewAmends(repo *gitx.Repo, base, head *Snapshot, signers *sign.AllowedSigne
 			return nil
 		}
 	}
-	writers := make([]string, 0, len(head.folders))
-	for w := range head.folders {
-		writers = append(writers, w)
-	}
-	sort.Strings(writers)
-	for _, w := range writers {
+	for _, w := range head.writers() {
 		if err := folderAmends(base, head, w, add(w)); err != nil {
 			return nil, fmt.Errorf("reading new entries of %s: %w", w, err)
 		}

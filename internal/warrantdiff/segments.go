@@ -2,14 +2,14 @@ package warrantdiff
 
 import (
 	"bytes"
+	"maps"
 	"os"
-	"path"
 	"path/filepath"
+	"slices"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // A writer's chain in the branch may also be a folder
@@ -25,34 +25,35 @@ type seg struct {
 }
 
 // parseSeg reads "<from>-<to>.jsonl"; ok is false for any other name.
-func parseSeg(name string) (int64, int64, bool) {
-	base, ok := strings.CutSuffix(name, ".jsonl")
-	a, b, ok2 := strings.Cut(base, "-")
-	if !ok || !ok2 || len(a) != 9 || len(b) != 9 {
+// It takes a tree entry's name as bytes (no string per name: a folder
+// holds hundreds) and reads each number as strconv.ParseInt does (an
+// optional sign, then decimal digits).
+func parseSeg[T string | []byte](name T) (int64, int64, bool) {
+	const suffix = ".jsonl"
+	if len(name) != 9+1+9+len(suffix) || string(name[19:]) != suffix || name[9] != '-' {
 		return 0, 0, false
 	}
-	from, err1 := strconv.ParseInt(a, 10, 64)
-	to, err2 := strconv.ParseInt(b, 10, 64)
-	return from, to, err1 == nil && err2 == nil && from >= 1 && to >= from
+	from, ok1 := parseNine(name[:9])
+	to, ok2 := parseNine(name[10:19])
+	return from, to, ok1 && ok2 && from >= 1 && to >= from
 }
 
-// addFolderRev lists writer folders of the record directory at a revision.
-func (s *Snapshot) addFolderRev(recRel string, entries map[string]string) error {
-	for name := range entries {
-		if strings.HasSuffix(name, ".jsonl") || strings.HasPrefix(name, ".") {
-			continue
-		}
-		files, err := s.repo.DirAt(s.commit, path.Join(recRel, name))
-		if err != nil {
-			return err
-		}
-		for f, id := range files {
-			if from, to, ok := parseSeg(f); ok {
-				s.folders[name] = append(s.folders[name], seg{from, to, id})
-			}
-		}
+func parseNine[T string | []byte](d T) (int64, bool) {
+	neg, i := false, 0
+	if d[0] == '+' || d[0] == '-' {
+		neg, i = d[0] == '-', 1
 	}
-	return nil
+	var n int64
+	for ; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(d[i]-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // addFolderWorkTree lists writer folders on disk.
@@ -80,11 +81,64 @@ func lastSeq(segs []seg) int64 {
 	return n
 }
 
+// writers lists the writers whose chains are folders in s.
+func (s *Snapshot) writers() []string {
+	out := slices.Collect(maps.Keys(s.folders))
+	for w := range s.folderTrees {
+		if _, ok := s.folders[w]; !ok {
+			out = append(out, w)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// newSegs returns the files of writer's folder in head that hold entries
+// past base's last seq, and that seq. At two revisions a folder whose tree
+// did not change is not read at all, and a changed one is read straight
+// from its tree, keeping only base's last seq and head's files past it.
+func newSegs(base, head *Snapshot, writer string) ([]seg, int64) {
+	bt, bok := base.folderTrees[writer]
+	ht, hok := head.folderTrees[writer]
+	if bok && hok && bt == ht {
+		return nil, 0 // the very same files
+	}
+	after := lastSeq(base.folders[writer])
+	if bok {
+		err := base.repo.EachTreeEntry(bt, func(_, name []byte, _ plumbing.Hash) error {
+			if _, to, ok := parseSeg(name); ok {
+				after = max(after, to)
+			}
+			return nil
+		})
+		if err != nil {
+			after = 0 // unreadable: no files, as DirAt lists it
+		}
+	}
+	var segs []seg
+	for _, sg := range head.folders[writer] {
+		if sg.to > after {
+			segs = append(segs, sg)
+		}
+	}
+	if hok {
+		err := head.repo.EachTreeEntry(ht, func(_, name []byte, id plumbing.Hash) error {
+			if from, to, ok := parseSeg(name); ok && to > after {
+				segs = append(segs, seg{from, to, id.String()})
+			}
+			return nil
+		})
+		if err != nil {
+			segs = nil
+		}
+	}
+	return segs, after
+}
+
 // folderAmends calls fn for every amend line of writer's folder in head
 // with seq past base's last, each read once, in seq order.
 func folderAmends(base, head *Snapshot, writer string, fn func([]byte) error) error {
-	after := lastSeq(base.folders[writer])
-	segs := head.folders[writer]
+	segs, after := newSegs(base, head, writer)
 	sort.Slice(segs, func(i, j int) bool {
 		if segs[i].from != segs[j].from {
 			return segs[i].from < segs[j].from

@@ -6,6 +6,7 @@
 package warrantdiff
 
 import (
+	"bytes"
 	"os"
 	"path"
 	"path/filepath"
@@ -41,9 +42,12 @@ type Snapshot struct {
 	chains map[string]string
 	sizes  map[string]int64 // chain sizes, in the work tree
 	// folders holds each writer's chain kept as a folder of segment files
-	// (segments.go).
-	folders map[string][]seg
-	commit  plumbing.Hash // zero for the work tree
+	// (segments.go), listed in the work tree; at a revision, folderTrees
+	// holds each folder's tree id instead, listed only when it differs
+	// from the other side's.
+	folders     map[string][]seg
+	folderTrees map[string]plumbing.Hash
+	commit      plumbing.Hash // zero for the work tree
 }
 
 // FromRev reads the snapshot at rev from Git objects; projRel is the
@@ -73,21 +77,30 @@ func FromRev(repo *gitx.Repo, projRel, rev string) (*Snapshot, error) {
 			s.blobs[n] = id
 		}
 	}
-	rs, err := repo.DirAt(c, path.Join(projRel, "record"))
+	rec, err := repo.TreeAt(c, path.Join(projRel, "record"))
 	if err != nil {
 		return nil, err
 	}
-	for name, id := range rs {
-		if strings.HasSuffix(name, ".jsonl") {
-			s.chains[path.Join(projRel, "record", name)] = id
+	err = repo.EachTreeEntry(rec, func(mode, name []byte, id plumbing.Hash) error {
+		switch {
+		case bytes.HasSuffix(name, []byte(".jsonl")):
+			s.chains[path.Join(projRel, "record", string(name))] = id.String()
+		case !bytes.HasPrefix(name, []byte(".")) && gitx.IsTreeMode(mode):
+			s.folderTrees[string(name)] = id
 		}
+		return nil
+	})
+	if err != nil {
+		// not a tree (a file named record): no chains, as DirAt reads it
+		clear(s.chains)
+		clear(s.folderTrees)
 	}
-	return s, s.addFolderRev(path.Join(projRel, "record"), rs)
+	return s, nil
 }
 
 func newSnapshot(repo *gitx.Repo, label string) *Snapshot {
 	return &Snapshot{Label: label, repo: repo, blobs: map[string]string{}, data: map[string][]byte{},
-		parsed: map[string]*loops.Loop{}, failed: map[string]bool{}, parents: map[string]string{}, chains: map[string]string{}, sizes: map[string]int64{}, folders: map[string][]seg{}}
+		parsed: map[string]*loops.Loop{}, failed: map[string]bool{}, parents: map[string]string{}, chains: map[string]string{}, sizes: map[string]int64{}, folders: map[string][]seg{}, folderTrees: map[string]plumbing.Hash{}}
 }
 
 // FromWorkTree reads the snapshot from the files on disk under projDir.
