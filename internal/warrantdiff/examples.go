@@ -56,9 +56,37 @@ func mapValueNode(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
+// parsedDeny returns the deny examples of a loop that loaded: the same
+// items denyExamples reads from the file's YAML, without parsing it again.
+func parsedDeny(l *loops.Loop) []loops.Item {
+	var out []loops.Item
+	for _, e := range l.Examples {
+		if e.Expect == loops.Deny {
+			out = append(out, loops.Item{Text: e.Text, Line: e.Line})
+		}
+	}
+	return out
+}
+
+// loopExampleChanges compares name's deny examples between base and head:
+// from the parsed loops when both loaded (the examples `lint` and `check
+// --examples` replay), else from each file's YAML.
+func loopExampleChanges(base, head *Snapshot, name string) []Change {
+	if bl, hl := base.Loop(name), head.Loop(name); bl != nil && hl != nil {
+		return examplesDiff(name, parsedDeny(bl), parsedDeny(hl))
+	}
+	bb, _ := base.bytesOf(name)
+	hb, _ := head.bytesOf(name)
+	return exampleChanges(name, bb, hb)
+}
+
 // exampleChanges compares a loop file's deny examples.
 func exampleChanges(name string, base, head []byte) []Change {
-	removed, added := multisetDiff(denyExamples(base), denyExamples(head))
+	return examplesDiff(name, denyExamples(base), denyExamples(head))
+}
+
+func examplesDiff(name string, base, head []loops.Item) []Change {
+	removed, added := multisetDiff(base, head)
 	var out []Change
 	for _, it := range removed {
 		out = append(out, Change{Loop: name, List: "examples.deny", Op: OpRemove, Entry: it.Text, Line: it.Line, Kind: Widening,

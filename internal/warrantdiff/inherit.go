@@ -21,9 +21,6 @@ import (
 // maxDepth bounds a chain of parents; loading refuses longer ones.
 const maxDepth = 10
 
-// extendsRE finds a top-level `extends:` line without parsing YAML, so
-// unchanged loops are never parsed.
-var extendsRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^extends:[ \t]*["']?([a-z0-9][a-z0-9-]*)`) })
 
 // rItem is an entry of a resolved list: From is the loop whose file holds
 // it ("" for the loop's own).
@@ -46,12 +43,45 @@ func (s *Snapshot) parentName(name string) string {
 	return p
 }
 
-// parentIn is the parent a loop file's `extends:` line names, or "".
+// parentIn is the parent a loop file's top-level `extends:` line names,
+// or "", found without parsing YAML, so that unchanged loops are never
+// parsed. It is the first match of the regular expression
+// (?m)^extends:[ \t]*["']?([a-z0-9][a-z0-9-]*) in the frontmatter, scanned
+// byte by byte: that expression backtracked through every line of a
+// hundred files on each diff (TestParentInMatchesRegexp holds the two
+// equal).
 func parentIn(b []byte) string {
-	if m := extendsRE().FindSubmatch(frontmatter(b)); m != nil {
-		return string(m[1])
+	fm := frontmatter(b)
+	for len(fm) > 0 {
+		line := fm
+		if i := bytes.IndexByte(fm, '\n'); i >= 0 {
+			line, fm = fm[:i], fm[i+1:]
+		} else {
+			fm = nil
+		}
+		if p := extendsValue(line); p != "" {
+			return p
+		}
 	}
 	return ""
+}
+
+// extendsValue reads one line as `extends:`, blanks, an optional quote,
+// then a loop name; "" when the line is not that.
+func extendsValue(line []byte) string {
+	rest, ok := bytes.CutPrefix(line, []byte("extends:"))
+	if !ok {
+		return ""
+	}
+	rest = bytes.TrimLeft(rest, " \t")
+	if len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'') {
+		rest = rest[1:]
+	}
+	n := 0
+	for n < len(rest) && (rest[n] >= 'a' && rest[n] <= 'z' || rest[n] >= '0' && rest[n] <= '9' || n > 0 && rest[n] == '-') {
+		n++
+	}
+	return string(rest[:n])
 }
 
 // prefetchParents reads the parent of every loop file of base and head
@@ -182,9 +212,7 @@ func compareResolved(base, head *Snapshot, name string) []Change {
 			Why: "a changed abstract flag changes whether the loop is routed to and checked"})
 	}
 	if base.blobs[name] != head.blobs[name] {
-		bb, _ := base.bytesOf(name)
-		hb, _ := head.bytesOf(name)
-		out = append(out, exampleChanges(name, bb, hb)...)
+		out = append(out, loopExampleChanges(base, head, name)...)
 	}
 	b, okB := base.resolved(name)
 	h, okH := head.resolved(name)
