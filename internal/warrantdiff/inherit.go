@@ -21,7 +21,6 @@ import (
 // maxDepth bounds a chain of parents; loading refuses longer ones.
 const maxDepth = 10
 
-
 // rItem is an entry of a resolved list: From is the loop whose file holds
 // it ("" for the loop's own).
 type rItem struct {
