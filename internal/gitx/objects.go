@@ -182,20 +182,14 @@ func putScratch(p *[]byte) {
 // object's size (or none, from a pool) — and checks its header, zlib
 // checksum and hash.
 func readLooseInto(path string, h plumbing.Hash, alloc func(int) []byte) (string, []byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", nil, err
-	}
 	raw := getScratch(0)
 	defer putScratch(raw)
-	buf := bytes.NewBuffer((*raw)[:0])
-	_, err = buf.ReadFrom(f)
-	f.Close()
-	*raw = buf.Bytes()[:0]
+	b, err := readFileInto(path, (*raw)[:0])
+	*raw = b[:0]
 	if err != nil {
 		return "", nil, err
 	}
-	typ, data, err := inflateLoose(buf.Bytes(), h, alloc)
+	typ, data, err := inflateLoose(b, h, alloc)
 	if err != nil {
 		return "", nil, fmt.Errorf("loose object %s: %w — the object store is damaged; run `git fsck`", path, err)
 	}

@@ -87,26 +87,31 @@ func extendsValue(line []byte) string {
 // not known yet, the files read in parallel: an unchanged loop is never
 // parsed, but whether it inherits a change depends on its `extends:` line,
 // and reading a hundred small files one after the other is most of a
-// diff's time. base and head share their parents map (Compare).
+// diff's time. A file that differs from the other side's is parsed by the
+// same workers, as Compare will ask for it. base and head share their
+// parents map (Compare).
 func prefetchParents(base, head *Snapshot) {
 	type job struct {
-		s    *Snapshot
-		name string
-		id   string
-		b    []byte
-		err  error
-		p    string
+		s, other *Snapshot
+		name     string
+		id       string
+		b        []byte
+		err      error
+		p        string
+		loop     *loops.Loop
+		perr     error
 	}
 	var jobs []*job
 	seen := map[string]bool{}
-	for _, s := range []*Snapshot{head, base} {
+	for _, pair := range [][2]*Snapshot{{head, base}, {base, head}} {
+		s, other := pair[0], pair[1]
 		for _, n := range slices.Sorted(maps.Keys(s.blobs)) {
 			id := s.blobs[n]
 			if _, ok := s.parents[id]; ok || seen[id] {
 				continue
 			}
 			seen[id] = true
-			jobs = append(jobs, &job{s: s, name: n, id: id})
+			jobs = append(jobs, &job{s: s, other: other, name: n, id: id})
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(jobs))
@@ -122,8 +127,14 @@ func prefetchParents(base, head *Snapshot) {
 				} else {
 					j.b, j.err = j.s.repo.Blob(j.id)
 				}
-				if j.err == nil {
-					j.p = parentIn(j.b)
+				if j.err != nil {
+					continue
+				}
+				j.p = parentIn(j.b)
+				// a changed file, or one of a loop new in head: Compare
+				// parses it (a deleted loop's is not read further)
+				if oid, ok := j.other.blobs[j.name]; ok && oid != j.id || !ok && j.s == head {
+					j.loop, j.perr = loops.Parse(j.s.loopPath(j.name), j.b)
 				}
 			}
 		}()
@@ -135,6 +146,9 @@ func prefetchParents(base, head *Snapshot) {
 		}
 		j.s.parents[j.id] = j.p
 		j.s.data[j.name] = j.b
+		if j.loop != nil || j.perr != nil {
+			j.s.preparsed[j.name] = preparsed{j.loop, j.perr}
+		}
 	}
 }
 

@@ -37,10 +37,24 @@ func Run(repo *gitx.Repo, projRel, projDir, baseRev, headRev string) (*Result, e
 	if err != nil {
 		return nil, fmt.Errorf("the base's allowed_signers cannot be read, so no amend can be verified: %w", err)
 	}
-	res := &Result{Base: base, Head: head, Changes: Compare(base, head)}
-	if res.Amends, err = NewAmends(repo, base, head, signers); err != nil {
-		return nil, err
+	// The new amends are read and verified while the loops are compared:
+	// the two touch different parts of the snapshots (the record, the
+	// loops) and the repository's readers are safe to share.
+	type amends struct {
+		found []Found
+		err   error
 	}
+	ch := make(chan amends, 1)
+	go func() {
+		f, err := NewAmends(repo, base, head, signers)
+		ch <- amends{f, err}
+	}()
+	res := &Result{Base: base, Head: head, Changes: Compare(base, head)}
+	a := <-ch
+	if a.err != nil {
+		return nil, a.err
+	}
+	res.Amends = a.found
 	Attach(res.Changes, res.Amends)
 	return res, nil
 }

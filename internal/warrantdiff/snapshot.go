@@ -33,6 +33,9 @@ type Snapshot struct {
 	data   map[string][]byte // loop name → bytes, for the work tree
 	parsed map[string]*loops.Loop
 	failed map[string]bool
+	// preparsed holds what prefetchParents parsed ahead, taken by Loop
+	// (which keeps the order of Errors).
+	preparsed map[string]preparsed
 	// parents maps a loop file's blob id to the loop it extends ("" for
 	// none). Compare shares one map between base and head: a file that
 	// did not change is read once, from whichever side is cheaper.
@@ -100,7 +103,7 @@ func FromRev(repo *gitx.Repo, projRel, rev string) (*Snapshot, error) {
 
 func newSnapshot(repo *gitx.Repo, label string) *Snapshot {
 	return &Snapshot{Label: label, repo: repo, blobs: map[string]string{}, data: map[string][]byte{},
-		parsed: map[string]*loops.Loop{}, failed: map[string]bool{}, parents: map[string]string{}, chains: map[string]string{}, sizes: map[string]int64{}, folders: map[string][]seg{}, folderTrees: map[string]plumbing.Hash{}}
+		parsed: map[string]*loops.Loop{}, preparsed: map[string]preparsed{}, failed: map[string]bool{}, parents: map[string]string{}, chains: map[string]string{}, sizes: map[string]int64{}, folders: map[string][]seg{}, folderTrees: map[string]plumbing.Hash{}}
 }
 
 // FromWorkTree reads the snapshot from the files on disk under projDir.
@@ -170,11 +173,7 @@ func (s *Snapshot) Loop(name string) *loops.Loop {
 	if _, ok := s.blobs[name]; !ok {
 		return nil
 	}
-	b, err := s.bytesOf(name)
-	var l *loops.Loop
-	if err == nil {
-		l, err = loops.Parse(s.Label+":"+path.Join(s.dir, "loops", name+loops.FileSuffix), b)
-	}
+	l, err := s.parse(name)
 	if err != nil {
 		s.failed[name] = true
 		s.Errors = append(s.Errors, err)
@@ -182,6 +181,30 @@ func (s *Snapshot) Loop(name string) *loops.Loop {
 	}
 	s.parsed[name] = l
 	return l
+}
+
+// preparsed is a loop parsed ahead of its turn.
+type preparsed struct {
+	l   *loops.Loop
+	err error
+}
+
+// parse parses loop name, or takes what was parsed ahead.
+func (s *Snapshot) parse(name string) (*loops.Loop, error) {
+	if p, ok := s.preparsed[name]; ok {
+		delete(s.preparsed, name)
+		return p.l, p.err
+	}
+	b, err := s.bytesOf(name)
+	if err != nil {
+		return nil, err
+	}
+	return loops.Parse(s.loopPath(name), b)
+}
+
+// loopPath names loop name's file in messages.
+func (s *Snapshot) loopPath(name string) string {
+	return s.Label + ":" + path.Join(s.dir, "loops", name+loops.FileSuffix)
 }
 
 // bytesOf returns a loop file's bytes (read once).
