@@ -6,7 +6,6 @@ import (
 	"path"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -26,7 +25,9 @@ type piece struct {
 	single   bool
 }
 
-// layout lists each writer's pieces at commit c.
+// layout lists each writer's pieces at commit c. Writer folders are read
+// straight from their trees (gitx.EachTreeEntry): each holds hundreds of
+// segment files, at two revisions and at every pinning commit.
 func layout(repo *gitx.Repo, c plumbing.Hash, projRel string) (map[string][]piece, error) {
 	out := map[string][]piece{}
 	top, err := repo.DirAt(c, projRel)
@@ -49,14 +50,19 @@ func layout(repo *gitx.Repo, c plumbing.Hash, projRel string) (map[string][]piec
 			out[w] = append(out[w], piece{from: 1, id: id, path: path.Join(recRel, name), single: true})
 			continue
 		}
-		files, err := repo.DirAt(c, path.Join(recRel, name))
-		if err != nil {
-			return nil, err
-		}
-		for f, fid := range files {
-			if from, to, ok := parseSeg(f); ok {
-				out[name] = append(out[name], piece{from: from, to: to, id: fid, path: path.Join(recRel, name, f)})
+		dir := path.Join(recRel, name) + "/"
+		var ps []piece
+		err := repo.EachTreeEntry(plumbing.NewHash(id), func(_, f []byte, fid plumbing.Hash) error {
+			if from, to, ok := chain.ParseSegName(f); ok {
+				ps = append(ps, piece{from: from, to: to, id: fid.String(), path: dir + string(f)})
 			}
+			return nil
+		})
+		if err != nil {
+			continue // not a folder (a file named like a writer): no pieces, as DirAt lists it
+		}
+		if len(ps) > 0 {
+			out[name] = append(out[name], ps...)
 		}
 	}
 	for w := range out {
@@ -77,18 +83,6 @@ func sortPieces(ps []piece) {
 		}
 		return ps[i].to > ps[j].to
 	})
-}
-
-// parseSeg reads "<from>-<to>.jsonl" (nine digits each).
-func parseSeg(name string) (int64, int64, bool) {
-	base, ok := strings.CutSuffix(name, ".jsonl")
-	a, b, ok2 := strings.Cut(base, "-")
-	if !ok || !ok2 || len(a) != 9 || len(b) != 9 {
-		return 0, 0, false
-	}
-	from, err1 := strconv.ParseInt(a, 10, 64)
-	to, err2 := strconv.ParseInt(b, 10, 64)
-	return from, to, err1 == nil && err2 == nil && from >= 1 && to >= from
 }
 
 // ChainFinding is one way a head chain fails to extend its base.

@@ -89,25 +89,44 @@ func Run(repo *gitx.Repo, opt Options) (*Report, error) {
 	if repo.StartBatch() {
 		defer repo.StopBatch()
 	}
-	baseC, err := repo.ResolveCommit(opt.Base)
-	if err != nil {
-		return nil, fmt.Errorf("base: %w (in CI, fetch the base branch; locally, e.g. --base origin/main)", err)
-	}
-	headC, err := repo.ResolveCommit(opt.Head)
-	if err != nil {
-		return nil, fmt.Errorf("head: %w", err)
-	}
-	// git walks the history while head's record is listed
+	// git walks the history while the revisions are peeled and head's
+	// record is listed. When both name refs read here, git starts on the
+	// ids the refs hold, before the first object read waits for the batch
+	// process; the same ids are then peeled, and git's answer is kept only
+	// when neither was a tag (else git is asked again, on the commits).
 	type rangeResult struct {
 		mb      string
 		commits []gitx.RangeCommit
 		err     error
 	}
-	ranged := make(chan rangeResult, 1)
-	go func() {
-		mb, commits, err := repo.MergeBaseRange(baseC.String(), headC.String())
-		ranged <- rangeResult{mb, commits, err}
-	}()
+	walk := func(base, head plumbing.Hash) chan rangeResult {
+		ch := make(chan rangeResult, 1)
+		go func() {
+			mb, commits, err := repo.MergeBaseRange(base.String(), head.String())
+			ch <- rangeResult{mb, commits, err}
+		}()
+		return ch
+	}
+	baseRev, headRev := opt.Base, opt.Head
+	var early chan rangeResult
+	baseRef, berr := repo.RefHash(baseRev)
+	headRef, herr0 := repo.RefHash(headRev)
+	if berr == nil && herr0 == nil && !baseRef.IsZero() && !headRef.IsZero() {
+		early = walk(baseRef, headRef)
+		baseRev, headRev = baseRef.String(), headRef.String()
+	}
+	baseC, err := repo.ResolveCommit(baseRev)
+	if err != nil {
+		return nil, fmt.Errorf("base: %w (in CI, fetch the base branch; locally, e.g. --base origin/main)", named(err, baseRev, opt.Base))
+	}
+	headC, err := repo.ResolveCommit(headRev)
+	if err != nil {
+		return nil, fmt.Errorf("head: %w", named(err, headRev, opt.Head))
+	}
+	ranged := early
+	if early == nil || baseC != baseRef || headC != headRef {
+		ranged = walk(baseC, headC)
+	}
 	hl, herr := layout(repo, headC, opt.ProjRel)
 	rr := <-ranged
 	mb, commits := rr.mb, rr.commits
@@ -142,6 +161,15 @@ func Run(repo *gitx.Repo, opt Options) (*Report, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// named puts the revision as given back into an error about the id it
+// was read as.
+func named(err error, asRead, given string) error {
+	if asRead == given {
+		return err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), asRead, given))
 }
 
 // warrants is the semantic diff from the merge base to head, each

@@ -34,24 +34,41 @@ func (r *Repo) ResolveCommit(rev string) (plumbing.Hash, error) {
 // resolveFast resolves rev in process, peeling annotated tags; a zero hash
 // means "ask git".
 func (r *Repo) resolveFast(rev string) (plumbing.Hash, error) {
-	var h plumbing.Hash
+	h, symbolic, err := r.refHash(rev)
+	if err != nil || symbolic {
+		return h, err // a branch HEAD names holds a commit
+	}
+	return r.peel(h), nil
+}
+
+// RefHash is the object id rev names, read in process without reading
+// the object (an annotated tag is not peeled): HEAD, a full id, or a plain
+// branch, tag or remote name. A zero hash means rev is none of those.
+func (r *Repo) RefHash(rev string) (plumbing.Hash, error) {
+	h, _, err := r.refHash(rev)
+	return h, err
+}
+
+// refHash is RefHash; symbolic is true for HEAD naming a branch.
+func (r *Repo) refHash(rev string) (h plumbing.Hash, symbolic bool, err error) {
 	switch {
 	case plumbing.IsHash(rev):
 		h = plumbing.NewHash(rev)
 	case rev == "HEAD":
 		b, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
 		if err != nil {
-			return h, err
+			return h, false, err
 		}
 		s := strings.TrimSpace(string(b))
 		if ref, ok := strings.CutPrefix(s, "ref: "); ok {
-			return r.ReadRef(ref)
+			h, err := r.ReadRef(ref)
+			return h, true, err
 		}
 		if plumbing.IsHash(s) {
 			h = plumbing.NewHash(s)
 		}
 	case strings.ContainsAny(rev, "~^@:{}") || strings.HasPrefix(rev, "-"):
-		return h, nil
+		return h, false, nil
 	default:
 		for _, ref := range []string{"refs/heads/" + rev, "refs/tags/" + rev, "refs/remotes/" + rev} {
 			x, err := r.ReadRef(ref)
@@ -61,28 +78,34 @@ func (r *Repo) resolveFast(rev string) (plumbing.Hash, error) {
 			}
 		}
 	}
-	for range 8 { // peel tags
+	return h, false, nil
+}
+
+// peel follows annotated tags from h to a commit; a zero hash means "ask
+// git" (not a commit, or not readable here).
+func (r *Repo) peel(h plumbing.Hash) plumbing.Hash {
+	for range 8 {
 		if h.IsZero() {
-			return h, nil
+			return h
 		}
 		typ, data, err := r.readObject(h)
 		if err != nil {
-			return plumbing.ZeroHash, nil
+			return plumbing.ZeroHash
 		}
 		switch typ {
 		case typeCommit:
-			return h, nil
+			return h
 		case "tag":
 			obj, ok := bytes.CutPrefix(data, []byte("object "))
 			if !ok || len(obj) < 40 {
-				return plumbing.ZeroHash, nil
+				return plumbing.ZeroHash
 			}
 			h = plumbing.NewHash(string(obj[:40]))
 		default:
-			return plumbing.ZeroHash, nil
+			return plumbing.ZeroHash
 		}
 	}
-	return plumbing.ZeroHash, nil
+	return plumbing.ZeroHash
 }
 
 // DirAt returns the entries of directory dir (slash-separated, relative to

@@ -24,38 +24,6 @@ type seg struct {
 	id       string // blob id at a revision, or the file's path in the work tree
 }
 
-// parseSeg reads "<from>-<to>.jsonl"; ok is false for any other name.
-// It takes a tree entry's name as bytes (no string per name: a folder
-// holds hundreds) and reads each number as strconv.ParseInt does (an
-// optional sign, then decimal digits).
-func parseSeg[T string | []byte](name T) (int64, int64, bool) {
-	const suffix = ".jsonl"
-	if len(name) != 9+1+9+len(suffix) || string(name[19:]) != suffix || name[9] != '-' {
-		return 0, 0, false
-	}
-	from, ok1 := parseNine(name[:9])
-	to, ok2 := parseNine(name[10:19])
-	return from, to, ok1 && ok2 && from >= 1 && to >= from
-}
-
-func parseNine[T string | []byte](d T) (int64, bool) {
-	neg, i := false, 0
-	if d[0] == '+' || d[0] == '-' {
-		neg, i = d[0] == '-', 1
-	}
-	var n int64
-	for ; i < len(d); i++ {
-		if d[i] < '0' || d[i] > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(d[i]-'0')
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
-}
-
 // addFolderWorkTree lists writer folders on disk.
 func (s *Snapshot) addFolderWorkTree(recDir string) {
 	ents, _ := os.ReadDir(recDir)
@@ -65,7 +33,7 @@ func (s *Snapshot) addFolderWorkTree(recDir string) {
 		}
 		files, _ := os.ReadDir(filepath.Join(recDir, e.Name()))
 		for _, f := range files {
-			if from, to, ok := parseSeg(f.Name()); ok && f.Type().IsRegular() {
+			if from, to, ok := chain.ParseSegName(f.Name()); ok && f.Type().IsRegular() {
 				s.folders[e.Name()] = append(s.folders[e.Name()], seg{from, to, filepath.Join(recDir, e.Name(), f.Name())})
 			}
 		}
@@ -106,7 +74,7 @@ func newSegs(base, head *Snapshot, writer string) ([]seg, int64) {
 	after := lastSeq(base.folders[writer])
 	if bok {
 		err := base.repo.EachTreeEntry(bt, func(_, name []byte, _ plumbing.Hash) error {
-			if _, to, ok := parseSeg(name); ok {
+			if _, to, ok := chain.ParseSegName(name); ok {
 				after = max(after, to)
 			}
 			return nil
@@ -123,7 +91,7 @@ func newSegs(base, head *Snapshot, writer string) ([]seg, int64) {
 	}
 	if hok {
 		err := head.repo.EachTreeEntry(ht, func(_, name []byte, id plumbing.Hash) error {
-			if from, to, ok := parseSeg(name); ok && to > after {
+			if from, to, ok := chain.ParseSegName(name); ok && to > after {
 				segs = append(segs, seg{from, to, id.String()})
 			}
 			return nil
