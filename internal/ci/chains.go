@@ -154,7 +154,7 @@ func (s *chainSide) linesOf(p *piece) ([][]byte, error) {
 // it does not return is read in process later, and fails there. The lines
 // of head's files are parsed and hashed as each file arrives, while git
 // reads the next (pre); verifyNew uses those checks.
-func prefetch(repo *gitx.Repo, lines map[string][][]byte, basePs, headPs []piece) (*prechecks, error) {
+func prefetch(repo *gitx.Repo, lines map[string][][]byte, basePs, headPs []piece, baseIDs map[string]piece) (*prechecks, error) {
 	var ids []string
 	var last *piece
 	single := false
@@ -171,15 +171,11 @@ func prefetch(repo *gitx.Repo, lines map[string][][]byte, basePs, headPs []piece
 		ids = append(ids, last.id)
 		baseEnd = last.to
 	}
-	same := map[piece]bool{}
-	for _, p := range basePs {
-		same[p] = true
-	}
 	// checked ahead: files wholly past base's end, when base's end is
 	// known from file names (not a single file's length)
 	fresh := map[string]bool{}
 	for _, p := range headPs {
-		if p.single || !same[p] {
+		if bp, ok := baseIDs[p.id]; p.single || !ok || bp != p {
 			ids = append(ids, p.id)
 			fresh[p.id] = !single && !p.single && p.from > baseEnd
 		}
@@ -319,7 +315,13 @@ func compareChain(repo *gitx.Repo, writer string, basePs, headPs []piece) (Chain
 	lines := map[string][][]byte{}
 	base := &chainSide{repo: repo, pieces: basePs, lines: lines}
 	head := &chainSide{repo: repo, pieces: headPs, lines: lines}
-	pre, err := prefetch(repo, lines, basePs, headPs)
+	baseIDs := make(map[string]piece, len(basePs))
+	for _, p := range basePs {
+		if !p.single {
+			baseIDs[p.id] = p
+		}
+	}
+	pre, err := prefetch(repo, lines, basePs, headPs, baseIDs)
 	if err != nil {
 		return res, nil, nil, err
 	}
@@ -334,18 +336,12 @@ func compareChain(repo *gitx.Repo, writer string, basePs, headPs []piece) (Chain
 	if len(headPs) == 0 {
 		return res, finding(1, ReasonDeleted, "", fmt.Sprintf("the chain held %d entries at the merge base and is gone in head", B)), nil, nil
 	}
-	baseIDs := map[string]piece{}
-	for _, p := range basePs {
-		if !p.single {
-			baseIDs[p.id] = p
-		}
-	}
 	// First pass, in order: what head holds of base is base's, byte for
 	// byte; the entries past base's end are collected (a second copy of
 	// one, a delta next to the sealed file that replaced it, must be the
 	// same line) and verified together after.
 	var done int64
-	var fresh []newLine
+	fresh := make([]newLine, 0, newLines(headPs, baseIDs))
 	var brk *ChainFinding
 pieces:
 	for i := range headPs {
@@ -415,6 +411,20 @@ pieces:
 }
 
 // newLine is an entry past the merge base's end of its chain.
+// newLines is how many lines head's files that are not base's are named
+// to hold (a single file's length is not known before it is read), within
+// a bound: file names are the pull request's to choose.
+func newLines(headPs []piece, baseIDs map[string]piece) int {
+	const most = 1 << 16
+	n := int64(0)
+	for _, p := range headPs {
+		if bp, ok := baseIDs[p.id]; !p.single && !(ok && bp.from == p.from && bp.to == p.to) {
+			n += min(p.to-p.from+1, most)
+		}
+	}
+	return int(min(n, most))
+}
+
 type newLine struct {
 	line []byte
 	seq  int64 // the seq its place gives it
@@ -467,15 +477,14 @@ func checkLine(v *chain.LineVerifier, line []byte) lineCheck {
 // found equal. It returns how many verified, the amend entries among
 // them, and the first that does not (Chain left to the caller).
 func verifyNew(fresh []newLine, prev string, pre *prechecks) (int64, []chain.Entry, *ChainFinding) {
-	checks := make([]lineCheck, len(fresh))
+	// the lines not checked ahead are checked here, in order
 	var todo []int
 	for i, f := range fresh {
-		if c, ok := pre.lookup(f.id, f.idx); ok {
-			checks[i] = c
-		} else {
+		if _, ok := pre.lookup(f.id, f.idx); !ok {
 			todo = append(todo, i)
 		}
 	}
+	done := make([]lineCheck, len(todo))
 	workers := min(runtime.GOMAXPROCS(0), 1+len(todo)/256)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -484,15 +493,21 @@ func verifyNew(fresh []newLine, prev string, pre *prechecks) (int64, []chain.Ent
 			defer wg.Done()
 			v := chain.NewLineVerifier()
 			for k := w; k < len(todo); k += workers {
-				checks[todo[k]] = checkLine(v, fresh[todo[k]].line)
+				done[k] = checkLine(v, fresh[todo[k]].line)
 			}
 		}()
 	}
 	wg.Wait()
 	var n int64
 	var amends []chain.Entry
-	for i, c := range checks {
-		want, p := fresh[i].seq, fresh[i].path
+	k := 0
+	for _, f := range fresh {
+		c, ok := pre.lookup(f.id, f.idx)
+		if !ok {
+			c = done[k]
+			k++
+		}
+		want, p := f.seq, f.path
 		bad := func(detail string) (int64, []chain.Entry, *ChainFinding) {
 			return n, amends, &ChainFinding{Seq: want, Reason: ReasonBadEntry, Path: p, Detail: detail}
 		}

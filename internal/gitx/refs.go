@@ -49,12 +49,14 @@ func (r *Repo) packedRef(name string) (plumbing.Hash, error) {
 		return plumbing.ZeroHash, err
 	}
 	defer f.Close()
+	// a small first buffer and no string per line: every command resolves
+	// a ref or two, and a fresh 64 KB buffer is 16 page faults
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
-		line := sc.Text()
-		if len(line) > 41 && line[40] == ' ' && line[41:] == name {
-			return plumbing.NewHash(line[:40]), nil
+		line := sc.Bytes()
+		if len(line) > 41 && line[40] == ' ' && string(line[41:]) == name {
+			return plumbing.NewHash(string(line[:40])), nil
 		}
 	}
 	return plumbing.ZeroHash, sc.Err()
