@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Trailers added in process (docs/record.md#commit-hooks): `git
@@ -20,11 +21,15 @@ import (
 // scissorsLine is the line below which `git commit -v` puts the diff.
 const scissorsLine = scissors + "\n"
 
+// The expressions are compiled on first use, not at start-up: every
+// command pays for package initialisation, few add trailers.
 var (
 	// trailerLine is a trailer as gitwarrant's and Git's own are written.
-	trailerLine = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*: \S`)
+	trailerLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*: \S`) })
 	// trailerLike is any line Git's parser might take for a trailer.
-	trailerLike = regexp.MustCompile(`^[A-Za-z0-9-]+\s*:|^\(cherry picked from commit `)
+	trailerLike = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z0-9-]+\s*:|^\(cherry picked from commit `)
+	})
 )
 
 // addTrailers appends trailer lines to msg as Git would place them.
@@ -64,10 +69,10 @@ func addTrailers(msg string, add []string) (string, bool) {
 		if l[0] == ' ' || l[0] == '\t' {
 			return "", false // a continuation line
 		}
-		if trailerLike.MatchString(l) {
+		if trailerLike().MatchString(l) {
 			like++
 		}
-		block = block && trailerLine.MatchString(l)
+		block = block && trailerLine().MatchString(l)
 	}
 	if !block && like > 0 && lastBlank >= 0 {
 		return "", false
