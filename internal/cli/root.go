@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -97,8 +98,30 @@ func MainWith(ctx context.Context, app *App, args []string, only ...func(*App) *
 		// The tree is built only if the hook is asked for its help.
 		return Render(app.IO.Err, runHookClaude(app, nil, args[2:]))
 	}
+	if len(only) == 0 && len(args) >= 1 && !asksHelp(args) {
+		// The warrant diff and the CI gate run on every pull request: the
+		// rest of the command tree is not built for them (about 40 page
+		// faults of a diff's ~900, bench/diff.sh). Help still shows the
+		// whole tree.
+		switch args[0] {
+		case "diff":
+			only = []func(*App) *cobra.Command{newDiffCmd}
+		case "ci":
+			only = []func(*App) *cobra.Command{newCICmd}
+		}
+	}
 	root := NewRootCmd(app, only...)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	return Render(app.IO.Err, err)
+}
+
+// asksHelp reports whether any argument may ask for help.
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-h") || strings.HasPrefix(a, "--help") {
+			return true
+		}
+	}
+	return false
 }
