@@ -10,9 +10,10 @@ import (
 // A loop's `examples:` (docs/signing.md#the-warrant-diff) state calls the
 // warrant must decide as written; `lint` and `check --examples` replay
 // them. A deny example removed or changed no longer holds the warrant to
-// that hard stop, so it is a widening; an added one is a narrowing. The
-// examples are read from the frontmatter's YAML directly, so the diff sees
-// them whatever else the file holds.
+// that hard stop, so it is a widening; an added one is a narrowing. When
+// both sides load, the examples are the loaded loops' (no second parse);
+// when either does not, they are read from each frontmatter's YAML
+// directly, so the diff sees them whatever else the file holds.
 
 // denyExamples returns the `examples: deny:` items of a loop file.
 func denyExamples(b []byte) []loops.Item {
