@@ -5,25 +5,28 @@
 # head changes 10 loops: 5 by signed amends (so the diff verifies 5 new
 # amend entries) and 5 by hand (unsigned widenings and narrowings).
 #
-# Aim: diff < 2× git diff --stat, plus the time to verify the new amends
-# (measured alone here as `ssh-keygen -Y verify` × 5 is not the Go cost;
-# the Go verification of 5 entries is well under a millisecond, so the aim
-# is read as plain 2×).
+# Aim: diff < 2× git diff --stat + the time to verify the 5 new amends.
+# That time is the Go verification inside the diff (ssh-keygen's would be
+# mostly process start-up): `go test ./internal/warrantdiff -bench
+# VerifyAmends` with GITWARRANT_DIFF_BENCH=<repo> (KEEP=1 keeps it) gives
+# it warm; a profile of the cold process gives its share there.
 #
-# Usage: bench/diff.sh [runs] [entries]   (defaults 20, 1000000). Needs
-# hyperfine and ssh-keygen. BEFORE=<another gitwarrant binary> adds its
-# runs of the same diffs to the same measurement (e.g. main's build).
+# Timed with bench/interleave (round-robin: every command sees the same
+# load), static build, net of `sh -c`.
+#
+# Usage: bench/diff.sh [runs] [entries]   (defaults 40, 1000000). Needs
+# ssh-keygen. BEFORE=<another gitwarrant binary> adds its runs of the same
+# diffs to the same measurement (e.g. main's build).
 set -eu
-runs=${1:-20}
+runs=${1:-40}
 entries=${2:-1000000}
 here=$(cd "$(dirname "$0")/.." && pwd)
-. "$here/bench/lib.sh"
-command -v hyperfine >/dev/null 2>&1 || { echo "bench/diff.sh needs hyperfine: apt-get install -y hyperfine" >&2; exit 1; }
 work=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "keeping $work" >&2 || trap 'rm -rf "$work"' EXIT
 
 echo "building gitwarrant and mkchain…" >&2
-(cd "$here" && go build -o "$work/gitwarrant" ./cmd/gitwarrant && go build -o "$work/mkchain" ./bench/mkchain)
+(cd "$here" && CGO_ENABLED=0 go build -o "$work/gitwarrant" ./cmd/gitwarrant && go build -o "$work/mkchain" ./bench/mkchain &&
+  go build -o "$work/interleave" ./bench/interleave)
 gw="$work/gitwarrant"
 
 repo="$work/repo"
@@ -85,15 +88,8 @@ git add -A && git commit -q -m head
 git tag head
 "$gw" diff base head | tail -1 >&2
 
-set -- -n "git diff --stat" "git diff --stat base head -- .gitwarrant/loops" \
-  -n "gitwarrant diff base head" "$gw diff base head" \
-  -n "gitwarrant diff base (work tree)" "$gw diff base"
-[ -n "${BEFORE:-}" ] && set -- "$@" -n "gitwarrant diff base head (before)" "$BEFORE diff base head" \
-  -n "gitwarrant diff base (work tree) (before)" "$BEFORE diff base"
-hyperfine -N --warmup 2 --runs "$runs" --export-csv "$work/a.csv" "$@" >&2
-echo "## gitwarrant diff vs git diff --stat (100 loops, $entries-entry record, $runs runs)"
-ratio_table "$work/a.csv" "git diff --stat" \
-  "gitwarrant diff base head|git diff --stat|2" \
-  "gitwarrant diff base (work tree)|git diff --stat|2" \
-  "gitwarrant diff base head (before)|git diff --stat|2" \
-  "gitwarrant diff base (work tree) (before)|git diff --stat|2"
+set -- "floor=:" "git=git diff --stat base head -- .gitwarrant/loops" \
+  "diff=$gw diff base head" "worktree=$gw diff base" "version=$gw version"
+[ -n "${BEFORE:-}" ] && set -- "$@" "diff-before=$BEFORE diff base head" "worktree-before=$BEFORE diff base"
+echo "## gitwarrant diff vs git diff --stat (100 loops, $entries-entry record, $runs interleaved rounds)"
+"$work/interleave" -runs "$runs" -warmup 3 -floor floor -ref git "$@"
