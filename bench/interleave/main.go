@@ -22,7 +22,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -144,8 +143,7 @@ func run(line, stdin string) (float64, float64) {
 		fail("%s: %v", line, err)
 	}
 	wall := time.Since(start)
-	ru := c.ProcessState.SysUsage().(*syscall.Rusage)
-	cpu := time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime))
+	cpu := c.ProcessState.UserTime() + c.ProcessState.SystemTime()
 	return ms(wall), ms(cpu)
 }
 
