@@ -7,12 +7,14 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/shell"
 	"github.com/gitwarrant/gitwarrant/internal/typed"
 )
 
 // Checks of typed entries and examples (docs/typed-entries.md).
 func init() {
 	Register(Check{Name: "catch-all", Doc: "a typed allow entry that names every call of its kind (Bash(*), Bash(sh *), Edit(//**), mcp__*)", Run: catchAlls})
+	Register(Check{Name: "never-allows", Doc: "a typed allow entry whose every command runs code the gate cannot read (go generate, vim -c): the hook asks for each", Run: neverAllows})
 	Register(Check{Name: "misfiled", Doc: "a typed entry under a list whose intent it contradicts (Edit under read, a push under change)", Run: misfiled})
 	Register(Check{Name: "untyped-allow", Doc: "an allow list with natural-language entries only: the hook asks for every call it means", Run: untypedAllow})
 	Register(Check{Name: "examples", Doc: "an `examples:` call the warrant does not decide as stated", Run: examples})
@@ -50,7 +52,9 @@ func typedOf(it loops.Item) *loops.Typed {
 	return t
 }
 
-func catchAlls(files []*File) []Finding {
+// typedAllows calls fn for each typed entry of each allow list, in file
+// order; fn returns the findings of one entry.
+func typedAllows(files []*File, fn func(f *File, list string, it loops.Item, t *loops.Typed) []Finding) []Finding {
 	var out []Finding
 	for _, f := range files {
 		if f.Raw == nil {
@@ -59,16 +63,43 @@ func catchAlls(files []*File) []Finding {
 		for _, list := range loops.AllowLists {
 			for _, it := range f.Raw.Warrant.List(list) {
 				if t := typedOf(it); t != nil {
-					if why := t.CatchAll(); why != "" {
-						out = append(out, Finding{File: f.Path, Line: it.Line, Severity: Error,
-							Msg:  fmt.Sprintf("%s: %q is a catch-all (%s); it allows nothing", list, it.Text, why),
-							Hint: "name the commands, folders or tools the task needs, e.g. Bash(go test *) or Edit(src/**)"})
-					}
+					out = append(out, fn(f, list, it, t)...)
 				}
 			}
 		}
 	}
 	return out
+}
+
+func catchAlls(files []*File) []Finding {
+	return typedAllows(files, func(f *File, list string, it loops.Item, t *loops.Typed) []Finding {
+		why := t.CatchAll()
+		if why == "" {
+			return nil
+		}
+		return []Finding{{File: f.Path, Line: it.Line, Severity: Error,
+			Msg:  fmt.Sprintf("%s: %q is a catch-all (%s); it allows nothing", list, it.Text, why),
+			Hint: "name the commands, folders or tools the task needs, e.g. Bash(go test *) or Edit(src/**)"}}
+	})
+}
+
+// neverAllows finds allow entries the gate can never use: every command
+// they name runs code it cannot read, and such a call asks whatever the
+// warrant says (docs/typed-entries.md#entries-that-never-allow). A
+// catch-all is reported as one instead.
+func neverAllows(files []*File) []Finding {
+	return typedAllows(files, func(f *File, list string, it loops.Item, t *loops.Typed) []Finding {
+		if t.CatchAll() != "" {
+			return nil
+		}
+		why := shell.CodeWhateverFollows(t.Words())
+		if why == "" {
+			return nil
+		}
+		return []Finding{{File: f.Path, Line: it.Line, Severity: Warning,
+			Msg:  fmt.Sprintf("%s: %q never allows: %s, so the hook asks for every such call", list, it.Text, why),
+			Hint: "remove it, or move it under ask to say that a person approves each"}}
+	})
 }
 
 // sends reports a Bash entry that publishes something outside the

@@ -102,3 +102,60 @@ func anyContains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestNeverAllows: an allow entry whose own words make every command it
+// names opaque is reported once, with why; one that could allow some call,
+// a catch-all (reported as such) and the same entry under ask are not.
+func TestNeverAllows(t *testing.T) {
+	body := `---
+name: t
+warrant:
+  change:
+    - Bash(go generate *)
+    - Bash(go generate ./...)
+    - Bash(go env -w *)
+    - Bash(go test -vettool=/tmp/v *)
+    - Bash(vim -c *)
+    - Bash(go test *)
+    - Bash(go run *)
+    - Bash(go env)
+    - Bash(awk *)
+    - Bash(sed -n *)
+    - Bash(node -e *)
+  ask:
+    - Bash(go generate *)
+---
+`
+	var got []string
+	for _, f := range lintBody(t, body) {
+		if f.Check == "never-allows" {
+			if f.Severity != Warning || !strings.Contains(f.Msg, "never allows: ") {
+				t.Errorf("finding %+v", f)
+			}
+			got = append(got, f.Msg)
+		}
+	}
+	want := []string{"Bash(go generate *)", "Bash(go generate ./...)", "Bash(go env -w *)", "Bash(go test -vettool=/tmp/v *)", "Bash(vim -c *)"}
+	if len(got) != len(want) {
+		t.Fatalf("never-allows found %d, want %d: %q", len(got), len(want), got)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], "change: \""+w+"\"") {
+			t.Errorf("finding %d: %q, want one for %s", i, got[i], w)
+		}
+	}
+}
+
+// lintBody lints one loop file holding body.
+func lintBody(t *testing.T, body string) []Finding {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.loop.md"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, err := Load([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Run(files)
+}

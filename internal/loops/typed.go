@@ -148,6 +148,22 @@ func (t *Typed) CatchAll() string {
 	return ""
 }
 
+// Words returns a Bash entry's literal words before its first pattern, or
+// nil for an entry of another tool: every command it names opens with them.
+func (t *Typed) Words() []string {
+	if t.Tool != ToolBash || t.cmd == nil {
+		return nil
+	}
+	var out []string
+	for _, a := range t.cmd.args {
+		if a.Glob {
+			break
+		}
+		out = append(out, a.Text)
+	}
+	return out
+}
+
 func allStars(p string) bool {
 	return strings.Trim(p, "*/") == ""
 }

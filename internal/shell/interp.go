@@ -85,6 +85,19 @@ func interpreterCode(name string, args []string) string {
 	return ""
 }
 
+// CodeWhateverFollows says why every command opening with words runs code
+// the gate cannot read, or "": `go generate`, `go env -w`, `vim -c`, an
+// interpreter given code on its command line. What makes such a command
+// opaque is an option or subcommand among those words, and words added
+// after them do not take it away, so a Bash allow entry with that literal
+// prefix never allows a call; lint says so (docs/typed-entries.md#entries-that-never-allow).
+func CodeWhateverFollows(words []string) string {
+	if len(words) == 0 {
+		return ""
+	}
+	return interpreterCode(baseName(words[0]), words)
+}
+
 // hasShortOpt reports a short option letter anywhere in a cluster before
 // the first operand, or the long form.
 func hasShortOpt(args []string, c byte, long string) bool {
