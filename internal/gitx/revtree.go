@@ -287,41 +287,37 @@ type revtrees struct {
 }
 
 func (r *Repo) rootTree(c plumbing.Hash) (plumbing.Hash, error) {
-	r.revtrees.mu.Lock()
-	h, ok := r.revtrees.roots[c]
-	r.revtrees.mu.Unlock()
-	if ok {
-		return h, nil
-	}
-	ci, err := r.readCommit(c)
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	r.revtrees.mu.Lock()
-	if r.revtrees.roots == nil {
-		r.revtrees.roots = map[plumbing.Hash]plumbing.Hash{}
-	}
-	r.revtrees.roots[c] = ci.TreeHash
-	r.revtrees.mu.Unlock()
-	return ci.TreeHash, nil
+	return memo(&r.revtrees.mu, &r.revtrees.roots, c, func() (plumbing.Hash, error) {
+		ci, err := r.readCommit(c)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		return ci.TreeHash, nil
+	})
 }
 
 func (r *Repo) cachedTree(h plumbing.Hash) (map[string]plumbing.Hash, error) {
-	r.revtrees.mu.Lock()
-	es, ok := r.revtrees.trees[h]
-	r.revtrees.mu.Unlock()
+	return memo(&r.revtrees.mu, &r.revtrees.trees, h, func() (map[string]plumbing.Hash, error) { return r.treeEntries(h) })
+}
+
+// memo returns m[k], loading and storing it under mu on a miss (the load
+// runs unlocked; an error is not stored).
+func memo[V any](mu *sync.Mutex, m *map[plumbing.Hash]V, k plumbing.Hash, load func() (V, error)) (V, error) {
+	mu.Lock()
+	v, ok := (*m)[k]
+	mu.Unlock()
 	if ok {
-		return es, nil
+		return v, nil
 	}
-	es, err := r.treeEntries(h)
+	v, err := load()
 	if err != nil {
-		return nil, err
+		return v, err
 	}
-	r.revtrees.mu.Lock()
-	if r.revtrees.trees == nil {
-		r.revtrees.trees = map[plumbing.Hash]map[string]plumbing.Hash{}
+	mu.Lock()
+	if *m == nil {
+		*m = map[plumbing.Hash]V{}
 	}
-	r.revtrees.trees[h] = es
-	r.revtrees.mu.Unlock()
-	return es, nil
+	(*m)[k] = v
+	mu.Unlock()
+	return v, nil
 }
