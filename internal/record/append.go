@@ -95,51 +95,65 @@ func (r *Record) enqueue(w string, req *appendReq) (chain.Entry, error) {
 	batch := q.pending[:min(len(q.pending), maxBatch)]
 	q.pending = append([]*appendReq(nil), q.pending[len(batch):]...)
 	q.mu.Unlock()
-	r.appendBatch(w, batch)
-	q.mu.Lock()
-	if len(q.pending) > 0 {
-		close(q.pending[0].lead) // the next caller commits the rest
-	} else {
-		q.leading = false
-	}
-	q.mu.Unlock()
+	func() {
+		// handed on even if the batch panics, so the queue never stalls
+		defer func() {
+			q.mu.Lock()
+			if len(q.pending) > 0 {
+				close(q.pending[0].lead) // the next caller commits the rest
+			} else {
+				q.leading = false
+			}
+			q.mu.Unlock()
+		}()
+		r.appendBatch(w, batch)
+	}()
 	<-req.done
 	return req.out, req.err
 }
 
-// appendBatch commits batch under the writer's lock and answers each.
+// appendBatch commits batch under the writer's lock and answers each
+// caller. A caller whose entry is not on the ref is always answered with
+// an error: a batch cut short answers the rest that nothing was recorded.
 func (r *Record) appendBatch(w string, batch []*appendReq) {
-	answered := 0
-	answer := func(n int, err error) {
-		for _, req := range batch[answered : answered+n] {
-			if err != nil {
-				req.err = err
+	var stopped error // why the batch ended before an entry
+	var once sync.Once
+	answer := func() {
+		once.Do(func() {
+			for _, req := range batch {
+				if req.err == nil && req.out.Hash == "" {
+					why := stopped
+					if why == nil {
+						why = errors.New("the append was interrupted")
+					}
+					req.err = fmt.Errorf("nothing was recorded: %w", why)
+				}
+				close(req.done)
 			}
-			close(req.done)
-		}
-		answered += n
+		})
 	}
-	defer func() { answer(len(batch)-answered, errors.New("nothing was recorded: the append was interrupted")) }()
-	fail := func(err error) { answer(len(batch)-answered, fmt.Errorf("nothing was recorded: %w", err)) }
+	defer answer()
 	unlock, err := chain.Lock(r.lockPath(w))
 	if err != nil {
-		answer(len(batch), err)
+		for _, req := range batch {
+			req.err = err
+		}
 		return
 	}
 	defer unlock()
 	cr, err := r.liveRef(w)
 	if err != nil {
-		fail(err)
+		stopped = err
 		return
 	}
 	seg, _, err := r.repo.LastSegment(cr)
 	if err != nil {
-		fail(err)
+		stopped = err
 		return
 	}
 	start, next := cr, cr
 	ident := r.repo.Identity()
-	var done []*appendReq // committed, not yet answered
+	var done []*appendReq // committed, not yet on the ref
 	for _, req := range batch {
 		line, e, err := r.seal(req.e, next, seg, req.prepare, req.now)
 		if err != nil {
@@ -151,8 +165,10 @@ func (r *Record) appendBatch(w string, batch []*appendReq) {
 			Subject: Subject(e), Author: ident, When: req.now(),
 		})
 		if err != nil {
+			// the entries after it would not follow it
+			stopped = fmt.Errorf("an entry before it in the same batch could not be committed: %w", err)
 			req.err = fmt.Errorf("nothing was recorded: %w", err)
-			break // the entries after it would not follow it
+			break
 		}
 		if next.Lines%gitx.SegmentLines == 0 {
 			seg = line
@@ -162,23 +178,24 @@ func (r *Record) appendBatch(w string, batch []*appendReq) {
 		req.out, next = e, c
 		done = append(done, req)
 	}
-	if next != start {
-		if err := r.repo.UpdateRef(next.Name, next.Commit, start.Commit); err != nil {
+	if next == start {
+		return
+	}
+	if err := r.repo.UpdateRef(next.Name, next.Commit, start.Commit); err != nil {
+		for _, req := range done {
+			req.out, req.err = chain.Entry{}, fmt.Errorf("nothing was recorded: %w", err)
+		}
+		return
+	}
+	if !start.Exists() {
+		if err := r.markStarted(w); err != nil {
 			for _, req := range done {
-				req.out, req.err = chain.Entry{}, fmt.Errorf("nothing was recorded: %w", err)
-			}
-		} else if !start.Exists() {
-			if err := r.markStarted(w); err != nil {
-				for _, req := range done {
-					req.err = err // recorded, as a lone append reports it
-				}
+				req.err = err // recorded, as a lone append reports it
 			}
 		}
 	}
-	answer(len(batch), nil)
-	if next != start {
-		r.maybePack(w, next)
-	}
+	answer()
+	r.maybePack(w, next)
 }
 
 // chainName is the Warrant-Chain trailer of a writer's ref commits: the

@@ -2,6 +2,8 @@ package record
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -89,4 +91,81 @@ func TestConcurrentAppendsInOneProcess(t *testing.T) {
 		t.Fatalf("%d answers for %d entries", len(answers), want)
 	}
 	mustVerify(t, openT(t, p))
+}
+
+// TestBatchAnswersEveryCaller drives one batch directly: an entry refused
+// while sealing costs only itself, and when no object can be written every
+// caller is answered that nothing was recorded — none is told its entry is
+// on the record when it is not.
+func TestBatchAnswersEveryCaller(t *testing.T) {
+	reqs := func(r *Record, texts ...string) []*appendReq {
+		var out []*appendReq
+		for _, text := range texts {
+			e := note(text)
+			if text == "too long" {
+				e.Did = strings.Repeat("x", chain.MaxLine)
+			}
+			out = append(out, &appendReq{e: e, now: r.Now, done: make(chan struct{}), lead: make(chan struct{})})
+		}
+		return out
+	}
+	answered := func(t *testing.T, batch []*appendReq) {
+		t.Helper()
+		for i, req := range batch {
+			select {
+			case <-req.done:
+			default:
+				t.Fatalf("caller %d was never answered", i)
+			}
+		}
+	}
+	t.Run("one entry refused", func(t *testing.T) {
+		dir, p := newRepo(t)
+		r := openT(t, p)
+		w := writerOf(t, r)
+		batch := reqs(r, "first", "too long", "third")
+		r.appendBatch(w, batch)
+		answered(t, batch)
+		if batch[0].err != nil || batch[2].err != nil || batch[0].out.Seq != 1 || batch[2].out.Seq != 2 {
+			t.Fatalf("the others: %+v %v, %+v %v", batch[0].out, batch[0].err, batch[2].out, batch[2].err)
+		}
+		if batch[1].err == nil || !strings.Contains(batch[1].err.Error(), "nothing was recorded") {
+			t.Fatalf("the over-long entry: %v", batch[1].err)
+		}
+		ref := "refs/gitwarrant/" + w
+		if n := strings.TrimSpace(git(t, dir, "rev-list", "--count", ref)); n != "2" {
+			t.Fatalf("ref has %s commits, want 2", n)
+		}
+		mustVerify(t, r)
+	})
+	t.Run("objects cannot be written", func(t *testing.T) {
+		dir, p := newRepo(t)
+		r := openT(t, p)
+		w := writerOf(t, r)
+		// every fan-out directory a new object would go to is a file
+		objects := filepath.Join(dir, ".git", "objects")
+		names, _ := filepath.Glob(filepath.Join(objects, "??"))
+		for _, n := range names {
+			os.RemoveAll(n)
+		}
+		for i := 0; i < 256; i++ {
+			if err := os.WriteFile(filepath.Join(objects, fmt.Sprintf("%02x", i)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		batch := reqs(r, "first", "second", "third")
+		r.appendBatch(w, batch)
+		answered(t, batch)
+		for i, req := range batch {
+			if req.err == nil || !strings.Contains(req.err.Error(), "nothing was recorded") || req.out.Hash != "" {
+				t.Errorf("caller %d: %+v, %v", i, req.out, req.err)
+			}
+		}
+		if !strings.Contains(batch[2].err.Error(), "an entry before it") {
+			t.Errorf("caller 2 is not told why: %v", batch[2].err)
+		}
+		if _, err := gitErr(dir, "rev-parse", "-q", "--verify", "refs/gitwarrant/"+w); err == nil {
+			t.Fatal("the ref was made")
+		}
+	})
 }
