@@ -15,11 +15,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 )
 
 // The object store (docs/design.md#the-record "Committed per event") is read and written
@@ -40,8 +36,7 @@ import (
 //
 // Reads try the loose object first (the objects an append needs were
 // written by the previous append), then the pack indexes (after `git gc`)
-// through go-git's idxfile/packfile, which need none of the heavy
-// packages, and finally `git cat-file` (alternates, anything else Git
+// read in place (packread.go), and finally `git cat-file` (alternates, anything else Git
 // knows how to find).
 
 // Object types as Git names them in object headers.
@@ -51,24 +46,12 @@ const (
 	typeCommit = "commit"
 )
 
-// packCacheSize bounds each open pack's cache of inflated objects.
-const packCacheSize = 16 * cache.MiByte
-
-// packs is the lazily loaded set of pack indexes of one repository.
+// packs is the lazily loaded set of pack indexes of one repository
+// (packread.go).
 type packs struct {
 	once sync.Once
-	mu   sync.Mutex
 	list []*pack
 	err  error
-}
-
-type pack struct {
-	path string // .pack file
-	idx  *idxfile.MemoryIndex
-	// pf is the open pack, kept for the Repo's life so that its cache of
-	// delta bases serves every later read (a pull request's new segment
-	// files are deltas of each other in a packed clone).
-	pf *packfile.Packfile
 }
 
 func (r *Repo) objectPath(h plumbing.Hash) string {
@@ -111,11 +94,11 @@ func (r *Repo) readStored(h plumbing.Hash) (string, []byte, error) {
 		}
 	}
 	typ, data, err := r.readPacked(h)
-	if err == nil {
-		return typ, data, nil
+	if !errors.Is(err, plumbing.ErrObjectNotFound) {
+		return typ, data, err // found, or found damaged
 	}
-	// not in a pack known here, or in one removed since (the record merges
-	// its packs, docs/record.md#packing): ask Git
+	// not in a pack known here (one written since, an alternate, a
+	// version 1 index): ask Git
 	return r.catFile(h)
 }
 
@@ -206,14 +189,7 @@ const maxHeader = 32
 // inflateLoose inflates "<type> <size>\x00<content>", reading the header
 // first so that the content lands in a slice of its exact size.
 func inflateLoose(raw []byte, h plumbing.Hash, alloc func(int) []byte) (string, []byte, error) {
-	src := bytes.NewReader(raw)
-	zr, _ := zlibReaders.Get().(io.ReadCloser)
-	var err error
-	if zr == nil {
-		zr, err = zlib.NewReader(src)
-	} else {
-		err = zr.(zlib.Resetter).Reset(src, nil)
-	}
+	zr, err := zlibReader(bytes.NewReader(raw))
 	if err != nil {
 		return "", nil, err
 	}
@@ -250,78 +226,30 @@ func inflateLoose(raw []byte, h plumbing.Hash, alloc func(int) []byte) (string, 
 		}
 		return "", nil, err
 	}
-	d := sha1.New()
-	d.Write(hdr[:k+1])
-	d.Write(data)
-	if got := plumbing.Hash(d.Sum(nil)); got != h {
+	if got := objectID(typ, data); got != h {
 		return "", nil, fmt.Errorf("hashes to %s", got)
 	}
 	return typ, data, nil
 }
 
-// readPacked looks h up in the pack indexes; plumbing.ErrObjectNotFound
-// when no pack has it.
-func (r *Repo) readPacked(h plumbing.Hash) (string, []byte, error) {
-	r.packs.once.Do(r.loadPacks)
-	if r.packs.err != nil {
-		return "", nil, r.packs.err
+// zlibReader takes a decompressor from the pool (put it back when done)
+// reset to read src.
+func zlibReader(src *bytes.Reader) (io.ReadCloser, error) {
+	zr, _ := zlibReaders.Get().(io.ReadCloser)
+	if zr == nil {
+		return zlib.NewReader(src)
 	}
-	r.packs.mu.Lock()
-	defer r.packs.mu.Unlock()
-	for _, p := range r.packs.list {
-		if ok, _ := p.idx.Contains(h); !ok {
-			continue
-		}
-		return p.get(h)
-	}
-	return "", nil, plumbing.ErrObjectNotFound
+	return zr, zr.(zlib.Resetter).Reset(src, nil)
 }
 
-func (p *pack) get(h plumbing.Hash) (string, []byte, error) {
-	if p.pf == nil {
-		fsys := osfs.New(filepath.Dir(p.path))
-		f, err := fsys.Open(filepath.Base(p.path))
-		if err != nil {
-			return "", nil, err
-		}
-		// go-git's default object cache is 96 MiB per pack; reading a
-		// ref's chunks in order needs far less, and `record verify` and
-		// `record log` must stay under 100 MB (docs/record.md#verification).
-		p.pf = packfile.NewPackfileWithCache(p.idx, fsys, f, cache.NewObjectLRU(packCacheSize), 0)
-	}
-	obj, err := p.pf.Get(h)
-	if err != nil {
-		return "", nil, fmt.Errorf("reading %s from %s: %w — run `git fsck`", short(h), p.path, err)
-	}
-	rd, err := obj.Reader()
-	if err != nil {
-		return "", nil, err
-	}
-	defer rd.Close()
-	data, err := io.ReadAll(rd)
-	return obj.Type().String(), data, err
-}
-
-// loadPacks decodes every objects/pack/*.idx once per Repo.
-func (r *Repo) loadPacks() {
-	idxs, err := filepath.Glob(filepath.Join(r.CommonDir, "objects", "pack", "pack-*.idx"))
-	if err != nil {
-		r.packs.err = err
-		return
-	}
-	for _, path := range idxs {
-		f, err := os.Open(path)
-		if err != nil {
-			continue // a pack removed by a concurrent gc; cat-file still finds it
-		}
-		idx := idxfile.NewMemoryIndex()
-		err = idxfile.NewDecoder(f).Decode(idx)
-		f.Close()
-		if err != nil {
-			continue // not ours to judge; git cat-file reports a bad pack
-		}
-		r.packs.list = append(r.packs.list, &pack{path: strings.TrimSuffix(path, ".idx") + ".pack", idx: idx})
-	}
+// objectID is Git's id of content of type typ, hashed without a copy.
+func objectID(typ string, data []byte) plumbing.Hash {
+	var hdr [maxHeader]byte
+	d := sha1.New()
+	d.Write(strconv.AppendInt(append(append(hdr[:0], typ...), ' '), int64(len(data)), 10))
+	d.Write([]byte{0})
+	d.Write(data)
+	return plumbing.Hash(d.Sum(nil))
 }
 
 // catFile asks Git itself (alternates, packs written after loadPacks).

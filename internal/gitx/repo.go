@@ -7,7 +7,7 @@
 // refs/gitwarrant/<writer>. Discovery therefore reads `.git` itself instead
 // of spawning `git rev-parse` (a process costs about as much as the whole
 // commit), objects are read and written in process (objects.go: loose
-// objects written directly, packs read with go-git's idxfile/packfile), and refs are moved with Git's own lock-file
+// objects written directly, packs read in place, docs/record.md#reading-packs), and refs are moved with Git's own lock-file
 // protocol (see refs.go) rather than go-git's in-place rewrite, which a
 // SIGKILL can leave empty.
 //
