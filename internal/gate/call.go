@@ -331,7 +331,7 @@ func (a *analysis) tool() {
 	}
 	for _, f := range fields {
 		var s string
-		if hook.ShellKeys[strings.ToLower(f.Key)] && json.Unmarshal(f.Raw, &s) == nil {
+		if hook.ShellKeys()[strings.ToLower(f.Key)] && json.Unmarshal(f.Raw, &s) == nil {
 			a.shell(s, 0)
 		}
 	}

@@ -3,6 +3,7 @@ package gate
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/protect"
@@ -47,7 +48,7 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 	if (sub == "switch" || sub == "checkout") && lit && !pathspecs(g) {
 		a.switchLoops(g, cl)
 	}
-	if first, _, _ := strings.Cut(sub, " "); headMovers[first] {
+	if first, _, _ := strings.Cut(sub, " "); headMovers()[first] {
 		st.headMoved = "git " + sub
 		if b := checkedOut(g); b != "" {
 			st.headBranch = b
@@ -123,7 +124,7 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 			c.unreadable("the git command is built at run time")
 		}
 	}
-	if !readOnlyGit[sub] {
+	if !readOnlyGit()[sub] {
 		for _, w := range g.Args {
 			if strings.HasPrefix(w.Text, "--pathspec-from-file") && sub != "add" && sub != "commit" {
 				// the paths restored, staged or stashed are in a file
@@ -190,12 +191,14 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 }
 
 // readOnlyGit are the git commands that only read refs.
-var readOnlyGit = map[string]bool{
-	"log": true, "show": true, "rev-parse": true, "for-each-ref": true, "cat-file": true,
-	"ls-remote": true, "rev-list": true, "show-ref": true, "diff": true, "describe": true,
-	"name-rev": true, "shortlog": true, "blame": true, "grep": true, "status": true, "merge-base": true,
-	"ls-tree": true, "ls-files": true, "verify-commit": true,
-}
+var readOnlyGit = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"log": true, "show": true, "rev-parse": true, "for-each-ref": true, "cat-file": true,
+		"ls-remote": true, "rev-list": true, "show-ref": true, "diff": true, "describe": true,
+		"name-rev": true, "shortlog": true, "blame": true, "grep": true, "status": true, "merge-base": true,
+		"ls-tree": true, "ls-files": true, "verify-commit": true,
+	}
+})
 
 func touchesRecordRef(s string) bool {
 	l := strings.ToLower(s)
@@ -335,8 +338,10 @@ func checkedOut(g *shell.Git) string {
 }
 
 // headMovers are git subcommands that can change the branch HEAD names.
-var headMovers = map[string]bool{"switch": true, "checkout": true, "stash": true, "worktree": true, "rebase": true,
-	"bisect": true, "symbolic-ref": true, "branch": true, "pull": true, "merge": true, "reset": true, "am": true}
+var headMovers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"switch": true, "checkout": true, "stash": true, "worktree": true, "rebase": true,
+		"bisect": true, "symbolic-ref": true, "branch": true, "pull": true, "merge": true, "reset": true, "am": true}
+})
 
 // pushesCurrent reports a push of HEAD, of the current branch by default,
 // or with no refspec.

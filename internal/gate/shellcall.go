@@ -21,16 +21,20 @@ import (
 const maxScriptDepth = 3
 
 // shells run a script file named as their first operand.
-var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "source": true, ".": true}
+var shells = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "source": true, ".": true}
+})
 
 // interpreters run code the gate cannot read.
-var interpreters = map[string]bool{
-	"python": true, "python2": true, "python3": true, "node": true, "nodejs": true, "perl": true,
-	"ruby": true, "php": true, "deno": true, "bun": true, "awk": true, "gawk": true, "mawk": true,
-	"lua": true, "tclsh": true, "rscript": true, "osascript": true, "pwsh": true, "powershell": true,
-	"eval": true, "sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true,
-	"busybox": true, "expect": true, "groovy": true, "jshell": true, "irb": true,
-}
+var interpreters = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"python": true, "python2": true, "python3": true, "node": true, "nodejs": true, "perl": true,
+		"ruby": true, "php": true, "deno": true, "bun": true, "awk": true, "gawk": true, "mawk": true,
+		"lua": true, "tclsh": true, "rscript": true, "osascript": true, "pwsh": true, "powershell": true,
+		"eval": true, "sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true,
+		"busybox": true, "expect": true, "groovy": true, "jshell": true, "irb": true,
+	}
+})
 
 // shell analyses one shell command line (docs/threat-model.md) and returns
 // its parse.
@@ -170,7 +174,7 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	if g, ok := cl.Git(); ok {
 		a.git(g, cl, st)
 	}
-	if cl.Opaque && (interpreters[lname] || !w0.Literal || lname == "go" || lname == "jq") {
+	if cl.Opaque && (interpreters()[lname] || !w0.Literal || lname == "go" || lname == "jq") {
 		a.opaqueCode(cl)
 	}
 	a.goRun(cl, argv)
@@ -286,11 +290,11 @@ func (a *analysis) effect(cl *shell.Clause, e shell.Effect) {
 	if e.Vague && a.vague(cl, e) {
 		return
 	}
-	if kind == "write" && e.Tree && sourceFormatters[e.Via] {
+	if kind == "write" && e.Tree && sourceFormatters()[e.Via] {
 		// A formatter of program source rewrites its own language's files
 		// under the tree; the protected places hold none of them.
 		ancestors = false
-	} else if kind == "write" && e.Tree && markupFormatters[e.Via] {
+	} else if kind == "write" && e.Tree && markupFormatters()[e.Via] {
 		// A formatter of shell, Markdown, JSON or YAML can reach the loops,
 		// the hooks and the settings: over a tree holding them, a person
 		// decides.
@@ -485,7 +489,7 @@ func (a *analysis) opaqueCommand(cl *shell.Clause, argv []string) {
 			}
 		}
 	}
-	if len(argv) > 1 && protect.HumanOnly[strings.ToLower(argv[1])] && cl.Argv[1].Literal {
+	if len(argv) > 1 && protect.HumanOnly()[strings.ToLower(argv[1])] && cl.Argv[1].Literal {
 		a.c.deny("a command named at run time is given `" + argv[1] + "`, which only people may run if the command is gitwarrant")
 	}
 }
@@ -538,7 +542,7 @@ func (a *analysis) gitwarrant(cl *shell.Clause, argv []string) {
 		rest := cl.Argv[i+1:]
 		sub, literal := subcommand(rest)
 		switch {
-		case protect.HumanOnly[strings.ToLower(sub)]:
+		case protect.HumanOnly()[strings.ToLower(sub)]:
 			a.c.deny("`gitwarrant " + sub + "` is for people only (amending, reviewing, signing, keys, the hooks and (un)installing the gates)")
 		case !literal:
 			a.c.deny("gitwarrant is given a command built at run time, which may be one only people run")
@@ -596,10 +600,10 @@ func humanOnlyIn(ws []string) string {
 			continue
 		}
 		for _, later := range ws[i+1:] {
-			if protect.HumanOnly[later] {
+			if protect.HumanOnly()[later] {
 				return later
 			}
-			if protect.AgentSafe[later] {
+			if protect.AgentSafe()[later] {
 				break
 			}
 		}
@@ -657,11 +661,13 @@ func (a *analysis) runsProgram(argv []string) {
 }
 
 // xargsReaders only read the paths xargs gives them.
-var xargsReaders = map[string]bool{"echo": true, "printf": true, "cat": true, "head": true, "tail": true, "wc": true,
-	"ls": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "file": true, "stat": true, "du": true,
-	"basename": true, "dirname": true, "realpath": true, "readlink": true, "sha256sum": true, "sha1sum": true,
-	"md5sum": true, "diff": true, "cmp": true, "true": true, "test": true, "[": true, "less": true, "more": true,
-	"bat": true, "nl": true, "od": true, "xxd": true, "strings": true, "jq": true, "find": true, "tree": true}
+var xargsReaders = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"echo": true, "printf": true, "cat": true, "head": true, "tail": true, "wc": true,
+		"ls": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "file": true, "stat": true, "du": true,
+		"basename": true, "dirname": true, "realpath": true, "readlink": true, "sha256sum": true, "sha1sum": true,
+		"md5sum": true, "diff": true, "cmp": true, "true": true, "test": true, "[": true, "less": true, "more": true,
+		"bat": true, "nl": true, "od": true, "xxd": true, "strings": true, "jq": true, "find": true, "tree": true}
+})
 
 // xargsFed makes a command that xargs (or find's matches) feeds with paths
 // unreadable unless it only reads them: the paths come from input the gate
@@ -676,7 +682,7 @@ func (a *analysis) xargsFed(cl *shell.Clause) {
 		a.c.deny("xargs runs gitwarrant with arguments from its input, which could name a command only people may run")
 		return
 	}
-	if !xargsReaders[name] {
+	if !xargsReaders()[name] {
 		a.c.unreadable("xargs gives " + name + " arguments from its input, which the gate cannot read")
 	}
 }
@@ -697,7 +703,7 @@ func (a *analysis) unknownWriter(cl *shell.Clause, argv []string, fx []shell.Eff
 		return
 	}
 	name := strings.ToLower(path.Base(argv[0]))
-	if xargsReaders[name] || name == "git" || name == "cd" || name == "pushd" || protect.BinaryName(argv[0]) {
+	if xargsReaders()[name] || name == "git" || name == "cd" || name == "pushd" || protect.BinaryName(argv[0]) {
 		return
 	}
 	for _, w := range argv[1:] {
@@ -794,7 +800,7 @@ func (a *analysis) scriptRun(cl *shell.Clause, argv []string, lname string, st *
 	var file string
 	shellScript := false
 	switch {
-	case shells[lname] || interpreters[lname]:
+	case shells()[lname] || interpreters()[lname]:
 		for i := 1; i < len(cl.Argv); i++ {
 			w := cl.Argv[i]
 			if strings.HasPrefix(w.Text, "-") {
@@ -809,14 +815,14 @@ func (a *analysis) scriptRun(cl *shell.Clause, argv []string, lname string, st *
 			file = w.Text
 			break
 		}
-		shellScript = shells[lname]
+		shellScript = shells()[lname]
 	case strings.ContainsRune(argv[0], '/') && cl.Argv[0].Literal:
 		file = argv[0]
 	default:
 		return
 	}
 	if file == "" {
-		if shells[lname] && lname != "source" && lname != "." {
+		if shells()[lname] && lname != "source" && lname != "." {
 			// A shell reading its script from stdin (a pipe, a here-doc
 			// the parser did not see as a script).
 			a.c.unreadable("a shell reads its commands from standard input")
@@ -849,9 +855,9 @@ func (a *analysis) scriptRun(cl *shell.Clause, argv []string, lname string, st *
 			if n == "env" && len(sb) > 1 {
 				n = path.Base(sb[1])
 			}
-			shellScript = shells[n]
+			shellScript = shells()[n]
 		}
-	} else if !shellScript && !interpreters[lname] {
+	} else if !shellScript && !interpreters()[lname] {
 		shellScript = !strings.HasPrefix(first, "#!") && !strings.ContainsRune(content, 0)
 	}
 	if shellScript {
@@ -964,7 +970,9 @@ func isCmdlet(name string) bool {
 }
 
 // editors write every file they are given.
-var editors = map[string]bool{"vi": true, "vim": true, "nvim": true, "nano": true, "emacs": true, "ed": true, "ex": true, "pico": true, "micro": true, "joe": true, "kak": true, "hx": true, "code": true, "subl": true}
+var editors = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"vi": true, "vim": true, "nvim": true, "nano": true, "emacs": true, "ed": true, "ex": true, "pico": true, "micro": true, "joe": true, "kak": true, "hx": true, "code": true, "subl": true}
+})
 
 // extraWrites adds the writes of commands whose output file is an option
 // value or every operand: downloads (curl -o, wget -O/-P), editors, and
@@ -1014,7 +1022,7 @@ func (a *analysis) extraWrites(cl *shell.Clause, lname string) {
 			}
 		}
 	default:
-		if !editors[lname] {
+		if !editors()[lname] {
 			return
 		}
 		for _, w := range args[1:] {
@@ -1225,7 +1233,11 @@ func (a *analysis) patches(cl *shell.Clause) {
 // sourceFormatters rewrite program source only; markupFormatters also
 // shell scripts, Markdown, JSON or YAML (the loops, hooks and settings).
 var (
-	sourceFormatters = map[string]bool{"gofmt": true, "goimports": true, "eslint": true, "black": true, "isort": true,
-		"autopep8": true, "rustfmt": true, "clang-format": true, "ruff": true, "terraform": true}
-	markupFormatters = map[string]bool{"prettier": true, "shfmt": true, "yq": true, "sd": true, "dprint": true, "biome": true, "deno": true}
+	sourceFormatters = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{"gofmt": true, "goimports": true, "eslint": true, "black": true, "isort": true,
+			"autopep8": true, "rustfmt": true, "clang-format": true, "ruff": true, "terraform": true}
+	})
+	markupFormatters = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{"prettier": true, "shfmt": true, "yq": true, "sd": true, "dprint": true, "biome": true, "deno": true}
+	})
 )

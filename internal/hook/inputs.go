@@ -3,6 +3,7 @@ package hook
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 )
 
 // Field is one member of a tool_input, in input order, duplicates kept.
@@ -73,7 +74,7 @@ func Kind(name string) (string, string) {
 	for _, k := range []struct {
 		set  map[string]bool
 		kind string
-	}{{changeTools, KindChange}, {shellTools, KindShell}, {readTools, KindRead}} {
+	}{{changeTools(), KindChange}, {shellTools(), KindShell}, {readTools(), KindRead}} {
 		for t := range k.set {
 			if strings.EqualFold(t, name) {
 				return t, k.kind
@@ -93,7 +94,9 @@ func Kind(name string) (string, string) {
 var PathKeys = []string{"file_path", "notebook_path", "path"}
 
 // ShellKeys are argument names under which a tool takes a shell command.
-var ShellKeys = map[string]bool{"command": true, "cmd": true, "script": true, "shell": true, "code": true, "commandline": true}
+var ShellKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"command": true, "cmd": true, "script": true, "shell": true, "code": true, "commandline": true}
+})
 
 // ToolWrites reports whether an MCP or unknown tool's name says it may
 // change something: a name that does not say it only reads counts as

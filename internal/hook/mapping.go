@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 )
@@ -12,9 +13,15 @@ import (
 // as read, file-writing tools as change, everything else as send — the most
 // consequential verb, so an unknown tool falls toward ask, never allow).
 var (
-	readTools   = map[string]bool{"Read": true, "Grep": true, "Glob": true, "LS": true, "NotebookRead": true, "WebFetch": true, "WebSearch": true}
-	changeTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true}
-	shellTools  = map[string]bool{"Bash": true, "PowerShell": true}
+	readTools = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{"Read": true, "Grep": true, "Glob": true, "LS": true, "NotebookRead": true, "WebFetch": true, "WebSearch": true}
+	})
+	changeTools = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true}
+	})
+	shellTools = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{"Bash": true, "PowerShell": true}
+	})
 )
 
 // Map turns a tool call into the warrant check it stands for: a verb and the
@@ -34,13 +41,13 @@ func MapIn(p Payload, root string) (loops.Verb, string, error) {
 		return "", "", fmt.Errorf("%s: %v", tool, err)
 	}
 	switch {
-	case shellTools[tool]:
+	case shellTools()[tool]:
 		cmd, err := in.need(tool, "command")
 		return loops.Send, strings.TrimSpace(cmd), err
-	case changeTools[tool]:
+	case changeTools()[tool]:
 		path, err := in.need(tool, pathKey(tool))
 		return loops.Change, relPath(path, p.Cwd, root), err
-	case readTools[tool]:
+	case readTools()[tool]:
 		target, err := readTarget(tool, in, p.Cwd, root)
 		return loops.Read, target, err
 	case tool == "Agent" || tool == "Task":

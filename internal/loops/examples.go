@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -24,11 +25,13 @@ var exampleKeys = []string{"allow", "ask", "deny"}
 
 // exampleTools maps each tool an example may name to the tool_input
 // member its argument fills.
-var exampleTools = map[string]string{
-	"Bash": "command", "Read": "file_path", "Write": "file_path", "Edit": "file_path",
-	"MultiEdit": "file_path", "NotebookRead": "notebook_path", "NotebookEdit": "notebook_path",
-	"LS": "path", "Glob": "pattern", "Grep": "pattern", "WebFetch": "url", "WebSearch": "query",
-}
+var exampleTools = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"Bash": "command", "Read": "file_path", "Write": "file_path", "Edit": "file_path",
+		"MultiEdit": "file_path", "NotebookRead": "notebook_path", "NotebookEdit": "notebook_path",
+		"LS": "path", "Glob": "pattern", "Grep": "pattern", "WebFetch": "url", "WebSearch": "query",
+	}
+})
 
 // ParseExample reads one example; expect is the verdict it must get.
 func ParseExample(text string, expect Verdict) (Example, error) {
@@ -47,9 +50,9 @@ func ParseExample(text string, expect Verdict) (Example, error) {
 		return e, fmt.Errorf("example %q: write a tool call as Tool(argument), e.g. Bash(go test ./...) or Edit(src/main.go)", s)
 	}
 	e.Tool, e.Arg = s[:open], s[open+1:len(s)-1]
-	if _, ok := exampleTools[e.Tool]; !ok {
-		names := make([]string, 0, len(exampleTools))
-		for n := range exampleTools {
+	if _, ok := exampleTools()[e.Tool]; !ok {
+		names := make([]string, 0, len(exampleTools()))
+		for n := range exampleTools() {
 			names = append(names, n)
 		}
 		sort.Strings(names)
@@ -74,7 +77,7 @@ func (e Example) Input() map[string]any {
 	case "NotebookEdit":
 		in["new_source"] = ""
 	}
-	if key, ok := exampleTools[e.Tool]; ok {
+	if key, ok := exampleTools()[e.Tool]; ok {
 		in[key] = e.Arg
 	}
 	return in

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 )
 
 // Bash(…) entries (docs/typed-entries.md#commands): the command's canonical
@@ -59,49 +60,55 @@ type RefUpdate struct {
 // harmlessEnv lists the prefix assignments a Bash entry need not spell
 // (docs/typed-entries.md#prefix-assignments): they change output or locale,
 // never which program runs or what it loads.
-var harmlessEnv = map[string]bool{
-	"CI": true, "NO_COLOR": true, "FORCE_COLOR": true, "TZ": true, "LANG": true,
-	"RUST_BACKTRACE": true, "NODE_ENV": true, "PYTHONDONTWRITEBYTECODE": true, "PYTHONUNBUFFERED": true,
-}
+var harmlessEnv = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"CI": true, "NO_COLOR": true, "FORCE_COLOR": true, "TZ": true, "LANG": true,
+		"RUST_BACKTRACE": true, "NODE_ENV": true, "PYTHONDONTWRITEBYTECODE": true, "PYTHONUNBUFFERED": true,
+	}
+})
 
 // HarmlessEnv reports whether a prefix assignment of name needs no entry.
 func HarmlessEnv(name string) bool {
-	return harmlessEnv[name] || strings.HasPrefix(name, "LC_")
+	return harmlessEnv()[name] || strings.HasPrefix(name, "LC_")
 }
 
 // interpreters run whatever they are given: `Bash(<interpreter> *)` is a
 // catch-all (docs/typed-entries.md#catch-alls), and so is a wrapper that
 // runs the command that follows it.
-var interpreters = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true,
-	"python": true, "python3": true, "node": true, "deno": true, "bun": true,
-	"perl": true, "ruby": true, "php": true, "pwsh": true, "powershell": true,
-	"env": true, "sudo": true, "doas": true, "eval": true, "exec": true, "command": true,
-	"xargs": true, "nohup": true, "timeout": true, "nice": true, "time": true, "watch": true,
-	"make": true, "npx": true, "uv": true, "poetry": true,
-}
+var interpreters = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true,
+		"python": true, "python3": true, "node": true, "deno": true, "bun": true,
+		"perl": true, "ruby": true, "php": true, "pwsh": true, "powershell": true,
+		"env": true, "sudo": true, "doas": true, "eval": true, "exec": true, "command": true,
+		"xargs": true, "nohup": true, "timeout": true, "nice": true, "time": true, "watch": true,
+		"make": true, "npx": true, "uv": true, "poetry": true,
+	}
+})
 
 // restDanger lists arguments a trailing ` *` never covers, by command ("" for
 // every command): they make an otherwise local command write a file it
 // names, run a program it names, or skip the hooks that keep the record
 // (docs/typed-entries.md#commands).
-var restDanger = map[string][]string{
-	"":        {"--output", "--no-verify"},
-	"go":      {"-exec", "-toolexec", "-vettool", "-modfile", "-overlay"},
-	"cargo":   {"--manifest-path", "--config", "-Z"},
-	"git":     {"--upload-pack", "--receive-pack", "--exec", "--ext-diff", "-O", "--open-files-in-pager"},
-	"find":    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
-	"sort":    {"-o"},
-	"gradlew": {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p", "--include-build", "-g", "--gradle-user-home"},
-	"gradle":  {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p", "--include-build", "-g", "--gradle-user-home"},
-	"mvn":     {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
-	"mvnw":    {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
-	"sed":     {"-f", "--file"},
-	"awk":     {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
-	"gawk":    {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
-	"tree":    {"-o"},
-	"gh":      {"--repo", "-R", "--body-file", "-F", "--hostname"},
-}
+var restDanger = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"":        {"--output", "--no-verify"},
+		"go":      {"-exec", "-toolexec", "-vettool", "-modfile", "-overlay"},
+		"cargo":   {"--manifest-path", "--config", "-Z"},
+		"git":     {"--upload-pack", "--receive-pack", "--exec", "--ext-diff", "-O", "--open-files-in-pager"},
+		"find":    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
+		"sort":    {"-o"},
+		"gradlew": {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p", "--include-build", "-g", "--gradle-user-home"},
+		"gradle":  {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p", "--include-build", "-g", "--gradle-user-home"},
+		"mvn":     {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
+		"mvnw":    {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
+		"sed":     {"-f", "--file"},
+		"awk":     {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
+		"gawk":    {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
+		"tree":    {"-o"},
+		"gh":      {"--repo", "-R", "--body-file", "-F", "--hostname"},
+	}
+})
 
 func dangerousRest(head []Arg, a string) bool {
 	cmd := head[0].Text
@@ -111,7 +118,7 @@ func dangerousRest(head []Arg, a string) bool {
 	if path.Base(cmd) == "git" && len(head) >= 2 && head[1].Text == "fetch" && fetchElsewhere(a) {
 		return true
 	}
-	for _, list := range [][]string{restDanger[""], restDanger[path.Base(cmd)]} {
+	for _, list := range [][]string{restDanger()[""], restDanger()[path.Base(cmd)]} {
 		for _, d := range list {
 			if a == d || strings.HasPrefix(a, d+"=") || d[0] == '-' && d[1] != '-' && strings.HasPrefix(a, d) {
 				return true
@@ -319,7 +326,7 @@ func (c *cmdPattern) findCatchAll() string {
 		return "it names every command"
 	}
 	head := 0
-	if interpreters[path.Base(c.args[0].Text)] {
+	if interpreters()[path.Base(c.args[0].Text)] {
 		head = 1
 	}
 	for _, r := range runners {
@@ -582,9 +589,13 @@ func (p *pushPattern) escalates(c *Push) bool {
 // scriptRunners run the file named by their first operand; shellRunners
 // are the shells among them.
 var (
-	shellRunners  = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "source": true, ".": true}
-	scriptRunners = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "source": true, ".": true,
-		"python": true, "python3": true, "node": true, "ruby": true, "perl": true, "php": true}
+	shellRunners = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "source": true, ".": true}
+	})
+	scriptRunners = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "source": true, ".": true,
+			"python": true, "python3": true, "node": true, "ruby": true, "perl": true, "php": true}
+	})
 )
 
 // RunsLocalFile reports whether a command runs a file named by a relative
@@ -601,10 +612,10 @@ func RunsLocalFile(argv []Arg) bool {
 	if strings.ContainsRune(argv[0].Text, '/') {
 		return relative(argv[0].Text)
 	}
-	if !scriptRunners[argv[0].Text] {
+	if !scriptRunners()[argv[0].Text] {
 		return false
 	}
-	shell := shellRunners[argv[0].Text]
+	shell := shellRunners()[argv[0].Text]
 	for _, a := range argv[1:] {
 		t := a.Text
 		switch {

@@ -3,6 +3,7 @@ package loops
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // Maven and Gradle commands (docs/typed-entries.md#build-tools): a command
@@ -18,15 +19,19 @@ type buildTool struct {
 }
 
 var (
-	maven = &buildTool{valued: set("-b", "--builder", "--color", "-D", "--define", "-emp", "--encrypt-master-password",
-		"-ep", "--encrypt-password", "-f", "--file", "-gs", "--global-settings", "-gt", "--global-toolchains", "-l",
-		"--log-file", "-P", "--activate-profiles", "-pl", "--projects", "-rf", "--resume-from", "-s", "--settings",
-		"-t", "--toolchains", "-T", "--threads")}
-	gradle = &buildTool{valued: set("-b", "--build-file", "-c", "--settings-file", "--configuration-cache-problems",
-		"-D", "--system-prop", "-F", "--dependency-verification", "-g", "--gradle-user-home", "-I", "--init-script",
-		"--include-build", "-M", "--write-verification-metadata", "--max-workers", "-p", "--project-dir", "--priority",
-		"--project-cache-dir", "-P", "--project-prop", "-x", "--exclude-task", "--warning-mode", "--console",
-		"--update-locks", "--tests", "--args")}
+	maven = sync.OnceValue(func() *buildTool {
+		return &buildTool{valued: set("-b", "--builder", "--color", "-D", "--define", "-emp", "--encrypt-master-password",
+			"-ep", "--encrypt-password", "-f", "--file", "-gs", "--global-settings", "-gt", "--global-toolchains", "-l",
+			"--log-file", "-P", "--activate-profiles", "-pl", "--projects", "-rf", "--resume-from", "-s", "--settings",
+			"-t", "--toolchains", "-T", "--threads")}
+	})
+	gradle = sync.OnceValue(func() *buildTool {
+		return &buildTool{valued: set("-b", "--build-file", "-c", "--settings-file", "--configuration-cache-problems",
+			"-D", "--system-prop", "-F", "--dependency-verification", "-g", "--gradle-user-home", "-I", "--init-script",
+			"--include-build", "-M", "--write-verification-metadata", "--max-workers", "-p", "--project-dir", "--priority",
+			"--project-cache-dir", "-P", "--project-prop", "-x", "--exclude-task", "--warning-mode", "--console",
+			"--update-locks", "--tests", "--args")}
+	})
 )
 
 func set(words ...string) map[string]bool {
@@ -44,9 +49,9 @@ func buildToolOf(argv []Arg) *buildTool {
 	}
 	switch path.Base(argv[0].Text) {
 	case "mvn", "mvnw":
-		return maven
+		return maven()
 	case "gradle", "gradlew":
-		return gradle
+		return gradle()
 	}
 	return nil
 }

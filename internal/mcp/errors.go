@@ -8,6 +8,7 @@ package mcp
 import (
 	"fmt"
 	"net/http"
+	"sync"
 )
 
 // Error is the one error shape of every surface: a fixed code, a message
@@ -23,32 +24,34 @@ type Error struct {
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
 // The fixed set of codes, with the HTTP status each answers with.
-var codeStatus = map[string]int{
-	"auth_missing":       http.StatusUnauthorized,
-	"auth_invalid":       http.StatusUnauthorized,
-	"auth_revoked":       http.StatusUnauthorized,
-	"scope_read":         http.StatusForbidden,
-	"rate_limited":       http.StatusTooManyRequests,
-	"proposal_rate":      http.StatusTooManyRequests,
-	"open_limit":         http.StatusTooManyRequests,
-	"request_too_large":  http.StatusRequestEntityTooLarge,
-	"body_invalid":       http.StatusBadRequest,
-	"content_type":       http.StatusUnsupportedMediaType,
-	"method_not_allowed": http.StatusMethodNotAllowed,
-	"loop_unknown":       http.StatusNotFound,
-	"loop_invalid":       http.StatusUnprocessableEntity,
-	"proposal_unknown":   http.StatusNotFound,
-	"argument_invalid":   http.StatusBadRequest,
-	"project_missing":    http.StatusServiceUnavailable,
-	"record_failed":      http.StatusInternalServerError,
-	"route_unknown":      http.StatusNotFound,
-	"internal":           http.StatusInternalServerError,
-}
+var codeStatus = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"auth_missing":       http.StatusUnauthorized,
+		"auth_invalid":       http.StatusUnauthorized,
+		"auth_revoked":       http.StatusUnauthorized,
+		"scope_read":         http.StatusForbidden,
+		"rate_limited":       http.StatusTooManyRequests,
+		"proposal_rate":      http.StatusTooManyRequests,
+		"open_limit":         http.StatusTooManyRequests,
+		"request_too_large":  http.StatusRequestEntityTooLarge,
+		"body_invalid":       http.StatusBadRequest,
+		"content_type":       http.StatusUnsupportedMediaType,
+		"method_not_allowed": http.StatusMethodNotAllowed,
+		"loop_unknown":       http.StatusNotFound,
+		"loop_invalid":       http.StatusUnprocessableEntity,
+		"proposal_unknown":   http.StatusNotFound,
+		"argument_invalid":   http.StatusBadRequest,
+		"project_missing":    http.StatusServiceUnavailable,
+		"record_failed":      http.StatusInternalServerError,
+		"route_unknown":      http.StatusNotFound,
+		"internal":           http.StatusInternalServerError,
+	}
+})
 
 // Codes lists every error code, for the documentation test.
 func Codes() []string {
-	out := make([]string, 0, len(codeStatus))
-	for c := range codeStatus {
+	out := make([]string, 0, len(codeStatus()))
+	for c := range codeStatus() {
 		out = append(out, c)
 	}
 	return out
@@ -56,14 +59,14 @@ func Codes() []string {
 
 // Status is the HTTP status of an error code.
 func Status(code string) int {
-	if s, ok := codeStatus[code]; ok {
+	if s, ok := codeStatus()[code]; ok {
 		return s
 	}
 	return http.StatusInternalServerError
 }
 
 func errorf(code, hint, format string, args ...any) *Error {
-	if _, ok := codeStatus[code]; !ok {
+	if _, ok := codeStatus()[code]; !ok {
 		panic("mcp: undeclared error code " + code)
 	}
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Hint: hint}

@@ -11,6 +11,7 @@ package protect
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // ProjectDirNames are the directory names of a gitwarrant project (and of
@@ -104,21 +105,25 @@ func ClaudeDir(name string) bool {
 // uninstall, init and new rewrite the gates or the loops; and the hooks are
 // run by Claude Code and git, never by an agent (an agent running `hook
 // claude --post` could forge the evidence that a person approved a call).
-var HumanOnly = map[string]bool{
-	"amend": true, "review": true, "sign": true, "signers": true, "keys": true, "key": true,
-	"install": true, "uninstall": true, "init": true, "new": true, "hook": true, "githooks": true,
-}
+var HumanOnly = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"amend": true, "review": true, "sign": true, "signers": true, "keys": true, "key": true,
+		"install": true, "uninstall": true, "init": true, "new": true, "hook": true, "githooks": true,
+	}
+})
 
 // AgentSafe are gitwarrant commands an agent is expected to run (the
 // compiled context tells it to check, match and note).
-var AgentSafe = map[string]bool{
-	"check": true, "match": true, "list": true, "show": true, "version": true,
-	"help": true, "record": true, "metrics": true, "compile": true, "templates": true,
-	"mcp": true, "serve": true, "verify": true, "demo": true, "ci": true, "lint": true,
-	// Proposing changes nothing (a person applies it, signed); reading
-	// proposals, explaining a decision and the warrant diff only read.
-	"propose": true, "proposals": true, "explain": true, "diff": true,
-}
+var AgentSafe = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"check": true, "match": true, "list": true, "show": true, "version": true,
+		"help": true, "record": true, "metrics": true, "compile": true, "templates": true,
+		"mcp": true, "serve": true, "verify": true, "demo": true, "ci": true, "lint": true,
+		// Proposing changes nothing (a person applies it, signed); reading
+		// proposals, explaining a decision and the warrant diff only read.
+		"propose": true, "proposals": true, "explain": true, "diff": true,
+	}
+})
 
 // BinaryName reports whether an executable's base name is gitwarrant's (or
 // docket's): `gitwarrant`, `gitwarrant.exe`, `gitwarrant-linux-amd64`,

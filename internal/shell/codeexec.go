@@ -2,22 +2,25 @@ package shell
 
 import (
 	"strings"
+	"sync"
 )
 
 // codeVars are environment variables whose value is code or makes a
 // program load code: a clause that sets one is opaque. See
 // docs/shell.md#opaque.
-var codeVars = map[string]bool{
-	"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PS0": true, "PS1": true, "PS2": true, "PS4": true,
-	"SHELLOPTS": true, "BASHOPTS": true, "LD_PRELOAD": true, "LD_AUDIT": true, "LD_LIBRARY_PATH": true,
-	"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "NODE_OPTIONS": true, "PERL5OPT": true,
-	"PERL5LIB": true, "RUBYOPT": true, "JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "LESSOPEN": true,
-	"LESSCLOSE": true, "PYTHONSTARTUP": true, "PYTHONINSPECT": true, "ZDOTDIR": true,
-}
+var codeVars = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PS0": true, "PS1": true, "PS2": true, "PS4": true,
+		"SHELLOPTS": true, "BASHOPTS": true, "LD_PRELOAD": true, "LD_AUDIT": true, "LD_LIBRARY_PATH": true,
+		"DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true, "NODE_OPTIONS": true, "PERL5OPT": true,
+		"PERL5LIB": true, "RUBYOPT": true, "JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "LESSOPEN": true,
+		"LESSCLOSE": true, "PYTHONSTARTUP": true, "PYTHONINSPECT": true, "ZDOTDIR": true,
+	}
+})
 
 // codeVar says why an assignment makes its clause run other code, or "".
 func codeVar(name string) string {
-	if codeVars[name] {
+	if codeVars()[name] {
 		return name + " makes the shell or a program run other code"
 	}
 	if strings.HasPrefix(name, "BASH_FUNC_") {
@@ -39,44 +42,48 @@ func CodeVar(name string) string { return codeVar(name) }
 
 // codeOptions lists, per command, options that make it run a program:
 // the clause is opaque (and a shell string given is re-parsed).
-var codeOptions = map[string][]string{
-	"tar":         {"--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--info-script", "-F", "--new-volume-script", "--rsh-command", "--rmt-command"},
-	"rsync":       {"-e", "--rsh", "--rsync-path"},
-	"scp":         {"-S", "-oProxyCommand", "-oLocalCommand", "-oPermitLocalCommand"},
-	"sftp":        {"-S", "-D", "-oProxyCommand"},
-	"ssh":         {"-oProxyCommand", "-oLocalCommand", "-oPermitLocalCommand", "-oKnownHostsCommand"},
-	"zip":         {"-TT", "--unzip-command"},
-	"gdb":         {"-ex", "--eval-command", "-x", "--command", "-batch"},
-	"nc":          {"-e", "-c"},
-	"ncat":        {"-e", "-c", "--exec", "--sh-exec", "--lua-exec"},
-	"less":        {"+!"},
-	"man":         {"-P", "--pager", "-H", "--html"},
-	"git":         {},
-	"make":        {"--eval", "-E"},
-	"nmap":        {"--script"},
-	"openssl":     {"-engine"},
-	"systemd-run": {""},
-	"enable":      {"-f"},
-	"tmux":        {""},
-	"screen":      {""},
-	"at":          {""},
-	"batch":       {""},
-	"crontab":     {""},
-	"socat":       {},
-	"mutt":        {"-e"},
-	"docker":      {},
-	"podman":      {},
-	"nerdctl":     {},
-	"journalctl":  {},
-	"pip":         {},
-}
+var codeOptions = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"tar":         {"--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--info-script", "-F", "--new-volume-script", "--rsh-command", "--rmt-command"},
+		"rsync":       {"-e", "--rsh", "--rsync-path"},
+		"scp":         {"-S", "-oProxyCommand", "-oLocalCommand", "-oPermitLocalCommand"},
+		"sftp":        {"-S", "-D", "-oProxyCommand"},
+		"ssh":         {"-oProxyCommand", "-oLocalCommand", "-oPermitLocalCommand", "-oKnownHostsCommand"},
+		"zip":         {"-TT", "--unzip-command"},
+		"gdb":         {"-ex", "--eval-command", "-x", "--command", "-batch"},
+		"nc":          {"-e", "-c"},
+		"ncat":        {"-e", "-c", "--exec", "--sh-exec", "--lua-exec"},
+		"less":        {"+!"},
+		"man":         {"-P", "--pager", "-H", "--html"},
+		"git":         {},
+		"make":        {"--eval", "-E"},
+		"nmap":        {"--script"},
+		"openssl":     {"-engine"},
+		"systemd-run": {""},
+		"enable":      {"-f"},
+		"tmux":        {""},
+		"screen":      {""},
+		"at":          {""},
+		"batch":       {""},
+		"crontab":     {""},
+		"socat":       {},
+		"mutt":        {"-e"},
+		"docker":      {},
+		"podman":      {},
+		"nerdctl":     {},
+		"journalctl":  {},
+		"pip":         {},
+	}
+})
 
 // clusterCmds take short options bundled (-avze).
-var clusterCmds = map[string]bool{"tar": true, "rsync": true, "nc": true, "ncat": true, "scp": true, "sftp": true}
+var clusterCmds = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"tar": true, "rsync": true, "nc": true, "ncat": true, "scp": true, "sftp": true}
+})
 
 // codeOption says why a clause's options make its command run a program.
 func codeOption(name string, texts []string) string {
-	opts, ok := codeOptions[name]
+	opts, ok := codeOptions()[name]
 	if !ok {
 		return ""
 	}
@@ -111,7 +118,7 @@ func codeOption(name string, texts []string) string {
 			if o == "" {
 				continue
 			}
-			if len(o) == 2 && clusterCmds[name] && strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.IndexByte(t[1:], o[1]) >= 0 {
+			if len(o) == 2 && clusterCmds()[name] && strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.IndexByte(t[1:], o[1]) >= 0 {
 				return name + " " + o + " runs a program"
 			}
 			if t == o || strings.HasPrefix(t, o+"=") || (strings.HasPrefix(o, "-o") && strings.HasPrefix(strings.ReplaceAll(t, " ", ""), o)) ||

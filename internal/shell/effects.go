@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // Effects returns the paths the clause writes, deletes, links, chmods or
@@ -19,7 +20,7 @@ func (c Clause) Effects() []Effect {
 			texts[i] = a.Text
 		}
 		name := baseName(texts[0])
-		if f, ok := effectTable[name]; ok {
+		if f, ok := effectTable()[name]; ok {
 			f(&e, args, texts)
 		}
 		e.searches(name, args, texts)
@@ -50,7 +51,7 @@ func (e *effects) fromInput(name string) {
 	case "cat", "head", "tail", "less", "more", "base64", "xxd", "od", "strings", "nl", "bat", "source", ".":
 		kind = "read"
 	default:
-		if _, ok := effectTable[name]; !ok {
+		if _, ok := effectTable()[name]; !ok {
 			return
 		}
 		kind = "write"
@@ -134,10 +135,24 @@ func isFdTarget(r Redir) bool {
 
 type effectFunc func(e *effects, args []Word, texts []string)
 
-var effectTable map[string]effectFunc
+// effectTable maps a command name to the paths it reads, writes or
+// deletes. It is built on first use, not at start-up: a process that never
+// reads a shell command does not pay for it (docs/threat-model.md#cost).
+func effectTable() map[string]effectFunc {
+	effectTableOnce.Do(func() { effectTableMap = buildEffectTable() })
+	return effectTableMap
+}
 
-func init() {
-	effectTable = map[string]effectFunc{
+// effectTableOnce guards effectTableMap. A sync.Once, not sync.OnceValue:
+// the table's functions reach effectTable again, which a package-level
+// initialiser may not (an initialisation cycle).
+var (
+	effectTableOnce sync.Once
+	effectTableMap  map[string]effectFunc
+)
+
+func buildEffectTable() map[string]effectFunc {
+	return map[string]effectFunc{
 		"tee":          opsAll("write", optSpec{flags: "aip", flagLong: []string{"append", "ignore-interrupts", "output-error"}}),
 		"rm":           (*effects).rm,
 		"unlink":       opsAll("delete", optSpec{}),
@@ -358,21 +373,23 @@ func (e *effects) setfacl(args []Word, texts []string) {
 // prettierExts are the files prettier formats.
 const prettierExts = "js jsx mjs cjs ts tsx mts cts json json5 jsonc md mdx markdown yaml yml css scss less html vue graphql gql hbs handlebars"
 
-var copySpec = map[string]optSpec{
-	"cp": {argShort: "St", flags: "abdfHilLnPpRrsTuvxZ", argLong: []string{"suffix", "target-directory", "no-preserve", "sparse"},
-		flagLong: []string{"backup", "preserve", "reflink", "context", "update", "archive", "attributes-only", "copy-contents", "dereference", "force", "interactive", "link", "no-clobber", "no-dereference", "parents", "recursive", "remove-destination", "strip-trailing-slashes", "symbolic-link", "no-target-directory", "one-file-system", "verbose", "debug"}},
-	"mv": {argShort: "St", flags: "bfinTuvZ", argLong: []string{"suffix", "target-directory"},
-		flagLong: []string{"backup", "update", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "verbose", "exchange", "no-copy", "context", "debug"}},
-	"install": {argShort: "gmoSt", flags: "bcCdDpsTvZ", argLong: []string{"group", "mode", "owner", "suffix", "target-directory", "strip-program"},
-		flagLong: []string{"backup", "context", "compare", "directory", "preserve-timestamps", "strip", "no-target-directory", "verbose", "debug", "preserve-context"}},
-}
+var copySpec = sync.OnceValue(func() map[string]optSpec {
+	return map[string]optSpec{
+		"cp": {argShort: "St", flags: "abdfHilLnPpRrsTuvxZ", argLong: []string{"suffix", "target-directory", "no-preserve", "sparse"},
+			flagLong: []string{"backup", "preserve", "reflink", "context", "update", "archive", "attributes-only", "copy-contents", "dereference", "force", "interactive", "link", "no-clobber", "no-dereference", "parents", "recursive", "remove-destination", "strip-trailing-slashes", "symbolic-link", "no-target-directory", "one-file-system", "verbose", "debug"}},
+		"mv": {argShort: "St", flags: "bfinTuvZ", argLong: []string{"suffix", "target-directory"},
+			flagLong: []string{"backup", "update", "force", "interactive", "no-clobber", "no-target-directory", "strip-trailing-slashes", "verbose", "exchange", "no-copy", "context", "debug"}},
+		"install": {argShort: "gmoSt", flags: "bcCdDpsTvZ", argLong: []string{"group", "mode", "owner", "suffix", "target-directory", "strip-program"},
+			flagLong: []string{"backup", "context", "compare", "directory", "preserve-timestamps", "strip", "no-target-directory", "verbose", "debug", "preserve-context"}},
+	}
+})
 
 // copyLike: cp, mv, install. The destination is written; when it may be a
 // directory, so is destination/basename(source) for each source (the
 // whole tree for a recursive copy or a move).
 func copyLike(name string) effectFunc {
 	return func(e *effects, args []Word, texts []string) {
-		spec := copySpec[name]
+		spec := copySpec()[name]
 		idx, s := operands(texts, spec)
 		rec := name == "mv" || s.has("-r", "-R", "-a", "--recursive", "--archive")
 		if name == "install" && s.has("-d", "--directory") {

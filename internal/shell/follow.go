@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // follow looks at what the clause at idx runs: a wrapper's command, a
 // shell's string, eval's words, an interpreter's code. See
@@ -51,12 +54,12 @@ func (w *walker) follow(idx int) {
 		w.trapAlias(idx, args, texts)
 		return
 	}
-	if f, ok := wrappers[name]; ok {
+	if f, ok := wrappers()[name]; ok {
 		f(w, idx, args, texts)
 		return
 	}
 	if isShell(name) {
-		if foreignShells[name] {
+		if foreignShells()[name] {
 			w.script.Clauses[idx].opaque(name + " is not Bash: its strings are read as Bash")
 		}
 		w.shell(idx, args, texts, name)
@@ -167,18 +170,22 @@ func (w *walker) runString(idx int, s Word, via string) {
 }
 
 // shells that take -c.
-var shellNames = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
-	"ash": true, "yash": true, "posh": true, "rbash": true, "ksh93": true, "pdksh": true,
-	"oksh": true, "loksh": true, "fish": true, "tcsh": true, "csh": true, "elvish": true,
-	"nu": true, "xonsh": true, "osh": true, "ysh": true,
-}
+var shellNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
+		"ash": true, "yash": true, "posh": true, "rbash": true, "ksh93": true, "pdksh": true,
+		"oksh": true, "loksh": true, "fish": true, "tcsh": true, "csh": true, "elvish": true,
+		"nu": true, "xonsh": true, "osh": true, "ysh": true,
+	}
+})
 
-func isShell(name string) bool { return shellNames[name] }
+func isShell(name string) bool { return shellNames()[name] }
 
 // foreignShells have a syntax other than Bash's: their strings are read as
 // Bash for deny, and the clause is opaque.
-var foreignShells = map[string]bool{"fish": true, "tcsh": true, "csh": true, "elvish": true, "nu": true, "xonsh": true}
+var foreignShells = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"fish": true, "tcsh": true, "csh": true, "elvish": true, "nu": true, "xonsh": true}
+})
 
 var shellSpec = optSpec{
 	flags:    "abcefhiklmnprstuvxBCEHPT",

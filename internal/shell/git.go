@@ -120,7 +120,7 @@ func (c Clause) gitArgs(args []Word, depth int, alias string) (*Git, bool) {
 		g.opaque("git subcommand is not literal")
 	}
 	g.Sub = args[i].Text
-	g.Builtin = gitBuiltins[g.Sub]
+	g.Builtin = gitBuiltins()[g.Sub]
 	rest := args[i+1:]
 	if !g.Builtin {
 		if expanded, ok := g.alias(c, args, i); ok && depth < 8 {
@@ -128,7 +128,7 @@ func (c Clause) gitArgs(args []Word, depth int, alias string) (*Git, bool) {
 		}
 		g.opaque("git " + g.Sub + " is not a git command (an alias or an external program)")
 	}
-	if sub2, ok := gitSubSub[g.Sub]; ok && len(rest) > 0 && sub2[rest[0].Text] {
+	if sub2, ok := gitSubSub()[g.Sub]; ok && len(rest) > 0 && sub2[rest[0].Text] {
 		g.Sub += " " + rest[0].Text
 		g.Args = append(g.Args, rest[0])
 		rest = rest[1:]
@@ -150,7 +150,7 @@ func isGitName(n string) bool {
 		return true
 	}
 	sub, ok := strings.CutPrefix(n, "git-")
-	return ok && gitBuiltins[strings.TrimSuffix(sub, ".exe")]
+	return ok && gitBuiltins()[strings.TrimSuffix(sub, ".exe")]
 }
 
 // globals reads git's own options (before the subcommand) and returns the

@@ -26,7 +26,7 @@ type gitOptions struct {
 
 var (
 	gitOptsMu sync.Mutex
-	gitOpts   = map[string]*gitOptions{}
+	gitOpts   map[string]*gitOptions // made on first use, under gitOptsMu
 )
 
 // buildGitOpts reads one subcommand's entries of gitOptTable (generated
@@ -35,8 +35,8 @@ var (
 // read: parsing the whole table was a tenth of a millisecond of every hook
 // call (docs/threat-model.md#cost).
 func buildGitOpts(sub string) *gitOptions {
-	spec, inTable := gitOptTable[sub]
-	extra, inExtra := gitOptExtra[sub]
+	spec, inTable := gitOptTable()[sub]
+	extra, inExtra := gitOptExtra()[sub]
 	if !inTable && !inExtra {
 		return nil
 	}
@@ -105,6 +105,9 @@ func lookupGitOpts(sub string) *gitOptions {
 	o, ok := gitOpts[sub]
 	if !ok {
 		o = buildGitOpts(sub)
+		if gitOpts == nil {
+			gitOpts = map[string]*gitOptions{}
+		}
 		gitOpts[sub] = o
 	}
 	return o

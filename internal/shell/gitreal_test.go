@@ -60,8 +60,8 @@ func helperOptions(out string) []string {
 // an option other than git's). See docs/shell.md#git.
 func TestGitOptionTablesMatchGit(t *testing.T) {
 	git := realGit(t)
-	subs := make([]string, 0, len(gitOptTable))
-	for s := range gitOptTable {
+	subs := make([]string, 0, len(gitOptTable()))
+	for s := range gitOptTable() {
 		subs = append(subs, s)
 	}
 	sort.Strings(subs)
@@ -134,7 +134,7 @@ func TestGitPrefixesMatchGit(t *testing.T) {
 // newerOnly: prefixes whose reading differs only because gitopts_extra.go
 // adds options the installed git does not have.
 func newerOnly(sub, p string) bool {
-	extra := gitOptExtra[sub][0]
+	extra := gitOptExtra()[sub][0]
 	for _, f := range strings.Fields(extra) {
 		name := strings.TrimRight(strings.Split(f, ">")[0], "=!")
 		if strings.HasPrefix(name, p) || strings.HasPrefix("no-"+name, p) {

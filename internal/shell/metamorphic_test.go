@@ -116,7 +116,7 @@ func abbreviate(argv []string) []string {
 		return out
 	}
 	sub := out[i]
-	if m := gitSubSub[sub]; m != nil && i+1 < len(out) && m[out[i+1]] {
+	if m := gitSubSub()[sub]; m != nil && i+1 < len(out) && m[out[i+1]] {
 		sub += " " + out[i+1]
 		i++
 	}

@@ -11,11 +11,23 @@ import (
 type wrapperFunc func(w *walker, idx int, args []Word, texts []string)
 
 // wrappers maps a command name to how the command it runs is found. See
-// docs/shell.md#wrappers.
-var wrappers map[string]wrapperFunc
+// docs/shell.md#wrappers. It is built on first use, not at start-up
+// (docs/threat-model.md#cost).
+func wrappers() map[string]wrapperFunc {
+	wrappersOnce.Do(func() { wrappersMap = buildWrappers() })
+	return wrappersMap
+}
 
-func init() {
-	wrappers = map[string]wrapperFunc{
+// wrappersOnce guards wrappersMap. A sync.Once, not sync.OnceValue: the
+// wrappers reach wrappers again, which a package-level initialiser may not
+// (an initialisation cycle).
+var (
+	wrappersOnce sync.Once
+	wrappersMap  map[string]wrapperFunc
+)
+
+func buildWrappers() map[string]wrapperFunc {
+	m := map[string]wrapperFunc{
 		"env":      (*walker).env,
 		"command":  (*walker).command,
 		"builtin":  simple("builtin", optSpec{}),
@@ -54,7 +66,7 @@ func init() {
 		"npx":              (*walker).npx,
 	}
 	more := map[string]wrapperFunc{
-		"gtimeout":     wrappers["timeout"],
+		"gtimeout":     m["timeout"],
 		"nsenter":      simple("nsenter", optSpec{argShort: "tSGwWZ", flags: "aimnpuUCrFe", argLong: []string{"target", "setuid", "setgid", "wd", "root"}}),
 		"unshare":      simple("unshare", optSpec{argShort: "", flags: "imnpuUCTrfc", argLong: []string{"setgroups", "propagation", "map-user", "map-group", "wd", "root"}}),
 		"firejail":     simple("firejail", optSpec{}),
@@ -78,18 +90,19 @@ func init() {
 		"systemd-run":  simple("systemd-run", optSpec{argShort: "pEMH", argLong: []string{"unit", "property", "description", "slice", "setenv", "working-directory", "uid", "gid", "nice", "host", "machine", "on-active", "on-boot", "on-calendar"}}),
 	}
 	for k, v := range more {
-		wrappers[k] = v
+		m[k] = v
 	}
 	for _, r := range []string{"uv", "poetry", "pipenv", "pdm", "hatch", "rye"} {
-		wrappers[r] = subRun(r, "run")
+		m[r] = subRun(r, "run")
 	}
-	wrappers["bundle"] = subRun("bundle", "exec")
-	wrappers["bunx"] = (*walker).npx
-	wrappers["yarn"] = subRun("yarn", "dlx")
-	wrappers["pnpm"] = subRun("pnpm", "exec")
-	wrappers["mise"] = subRun("mise", "exec")
-	wrappers["asdf"] = subRun("asdf", "exec")
-	wrappers["direnv"] = (*walker).direnv
+	m["bundle"] = subRun("bundle", "exec")
+	m["bunx"] = (*walker).npx
+	m["yarn"] = subRun("yarn", "dlx")
+	m["pnpm"] = subRun("pnpm", "exec")
+	m["mise"] = subRun("mise", "exec")
+	m["asdf"] = subRun("asdf", "exec")
+	m["direnv"] = (*walker).direnv
+	return m
 }
 
 // simple: options (per spec), then the command.

@@ -39,10 +39,12 @@ func (p *Project) Lists(name string) []string {
 }
 
 // skipDirs are never project folders: build output, dependencies, VCS and tool state.
-var skipDirs = map[string]bool{
-	"node_modules": true, "target": true, "build": true, "dist": true, "out": true, "vendor": true, "bin": true,
-	"venv": true, ".venv": true, "env": true, "__pycache__": true, "coverage": true, "htmlcov": true,
-}
+var skipDirs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"node_modules": true, "target": true, "build": true, "dist": true, "out": true, "vendor": true, "bin": true,
+		"venv": true, ".venv": true, "env": true, "__pycache__": true, "coverage": true, "htmlcov": true,
+	}
+})
 
 // repo reads files below one root; every read is best effort (a missing or
 // unreadable file means the feature is absent).
@@ -71,7 +73,7 @@ func (r repo) dirsWith(exts ...string) []string {
 	var out []string
 	for _, e := range entries {
 		name := e.Name()
-		if !e.IsDir() || strings.HasPrefix(name, ".") || skipDirs[name] {
+		if !e.IsDir() || strings.HasPrefix(name, ".") || skipDirs()[name] {
 			continue
 		}
 		if r.holds(filepath.Join(r.root, name), exts, 4) {
@@ -89,7 +91,7 @@ func (r repo) holds(dir string, exts []string, depth int) bool {
 		}
 		if d.IsDir() {
 			rel, _ := filepath.Rel(dir, p)
-			if rel != "." && (strings.HasPrefix(d.Name(), ".") || skipDirs[d.Name()] || strings.Count(rel, string(filepath.Separator)) >= depth) {
+			if rel != "." && (strings.HasPrefix(d.Name(), ".") || skipDirs()[d.Name()] || strings.Count(rel, string(filepath.Separator)) >= depth) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -185,8 +187,10 @@ var nodeTools = []struct{ dep, cmd string }{
 	{"prisma", "prisma validate"}, {"prisma", "prisma format"}, {"astro", "astro check *"}, {"next", "next lint *"},
 }
 
-var nodeDocs = map[string]string{"next": "nextjs.org", "react": "react.dev", "vitest": "vitest.dev", "jest": "jestjs.io",
-	"@playwright/test": "playwright.dev", "prisma": "www.prisma.io", "astro": "docs.astro.build", "vue": "vuejs.org"}
+var nodeDocs = sync.OnceValue(func() map[string]string {
+	return map[string]string{"next": "nextjs.org", "react": "react.dev", "vitest": "vitest.dev", "jest": "jestjs.io",
+		"@playwright/test": "playwright.dev", "prisma": "www.prisma.io", "astro": "docs.astro.build", "vue": "vuejs.org"}
+})
 
 func detectNode(r repo, p *Project) {
 	raw := r.read("package.json")
@@ -275,9 +279,9 @@ func detectNode(r repo, p *Project) {
 		p.Change = append(p.Change, bash(pnpmFilters(r, pkg.PackageManager != "")...)...)
 	}
 	p.Read = append(p.Read, domains("developer.mozilla.org", "nodejs.org", "www.typescriptlang.org", "docs.npmjs.com", "www.npmjs.com")...)
-	for _, d := range sortedKeys(nodeDocs) {
+	for _, d := range sortedKeys(nodeDocs()) {
 		if deps[d] {
-			p.Read = append(p.Read, domains(nodeDocs[d])...)
+			p.Read = append(p.Read, domains(nodeDocs()[d])...)
 		}
 	}
 	p.Ask = append(p.Ask, "Edit(package.json)", "Edit(package-lock.json)", "Edit(pnpm-lock.yaml)", "Edit(yarn.lock)",

@@ -46,7 +46,7 @@ func gradleTasks(r repo) []string {
 			if err != nil || len(scripts) >= 200 {
 				return filepath.SkipDir
 			}
-			if d.IsDir() && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+			if d.IsDir() && (skipDirs()[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
 				return filepath.SkipDir
 			}
 			if !d.IsDir() && (strings.HasSuffix(p, ".gradle") || strings.HasSuffix(p, ".gradle.kts")) {
