@@ -3,7 +3,9 @@
 # between two revisions of a repository with 100 loops and a large record,
 # against `git diff --stat <base> <head> -- .gitwarrant/loops`, in one run.
 # head changes 10 loops: 5 by signed amends (so the diff verifies 5 new
-# amend entries) and 5 by hand (unsigned widenings and narrowings).
+# amend entries) and 5 by hand (unsigned widenings and narrowings). It is
+# timed twice: as built (the loops and the head commit loose), then after
+# `git gc` (everything packed, as in a repository in use or a clone).
 #
 # Aim: diff < 2× git diff --stat + the time to verify the 5 new amends.
 # That time is the Go verification inside the diff (ssh-keygen's would be
@@ -91,5 +93,12 @@ git tag head
 set -- "floor=:" "git=git diff --stat base head -- .gitwarrant/loops" \
   "diff=$gw diff base head" "worktree=$gw diff base" "version=$gw version"
 [ -n "${BEFORE:-}" ] && set -- "$@" "diff-before=$BEFORE diff base head" "worktree-before=$BEFORE diff base"
-echo "## gitwarrant diff vs git diff --stat (100 loops, $entries-entry record, $runs interleaved rounds)"
+echo "## gitwarrant diff vs git diff --stat (100 loops, $entries-entry record, loose loops, $runs interleaved rounds)"
+"$work/interleave" -runs "$runs" -warmup 3 -floor floor -ref git "$@"
+
+# The same repository after `git gc`: the state of a repository in use
+# (and of every clone), every object in a pack.
+git gc -q
+echo
+echo "## the same, after git gc (every object packed)"
 "$work/interleave" -runs "$runs" -warmup 3 -floor floor -ref git "$@"

@@ -321,6 +321,11 @@ func (r *Repo) readCommit(h plumbing.Hash) (*commitInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseCommit(h, b)
+}
+
+// parseCommit reads commit h's tree and message.
+func parseCommit(h plumbing.Hash, b []byte) (*commitInfo, error) {
 	head, msg, _ := bytes.Cut(b, []byte("\n\n"))
 	tree, ok := bytes.CutPrefix(head, []byte("tree "))
 	if !ok || len(tree) < 40 {

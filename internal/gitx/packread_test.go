@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -290,4 +291,53 @@ func FuzzPackEntry(f *testing.F) {
 			off = e.base
 		}
 	})
+}
+
+// BlobAt takes a work-tree file for the blob only when the file is that
+// blob byte for byte, and never follows a link or waits on a FIFO.
+func TestBlobAtReadsOnlyTheBlob(t *testing.T) {
+	r := newRepo(t) // a.txt holds "hello\n", committed
+	id := run(t, r.WorkTree, "rev-parse", "HEAD:a.txt")
+	loose := r.objectPath(plumbing.NewHash(id))
+	got, err := r.BlobAt(id, "a.txt")
+	if err != nil || string(got) != "hello\n" {
+		t.Fatalf("BlobAt = %q, %v", got, err)
+	}
+	// with the object gone, only the work-tree file can answer
+	if err := os.Remove(loose); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := r.BlobAt(id, "a.txt"); err != nil || string(got) != "hello\n" {
+		t.Fatalf("BlobAt from the work tree = %q, %v", got, err)
+	}
+	for name, setup := range map[string]func(p string) error{
+		"edited": func(p string) error {
+			os.Remove(p) // whatever an earlier case left there
+			return os.WriteFile(p, []byte("hello!\n"), 0o644)
+		},
+		"a link to the same bytes": func(p string) error {
+			other := filepath.Join(filepath.Dir(p), "same.txt")
+			if err := os.WriteFile(other, []byte("hello\n"), 0o644); err != nil {
+				return err
+			}
+			os.Remove(p)
+			return os.Symlink(other, p)
+		},
+		"a FIFO": func(p string) error {
+			os.Remove(p)
+			return mkfifo(p)
+		},
+	} {
+		if err := setup(filepath.Join(r.WorkTree, "a.txt")); err != nil {
+			if errors.Is(err, errNoFIFO) {
+				continue
+			}
+			t.Fatalf("%s: %v", name, err)
+		}
+		// the object is gone: anything but the blob's bytes must not be
+		// taken for it
+		if got, err := r.BlobAt(id, "a.txt"); err == nil {
+			t.Errorf("%s: BlobAt read %q", name, got)
+		}
+	}
 }

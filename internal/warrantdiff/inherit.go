@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 )
@@ -114,18 +115,41 @@ func prefetchParents(base, head *Snapshot) {
 			jobs = append(jobs, &job{s: s, other: other, name: n, id: id})
 		}
 	}
+	// The files to parse go first, each taken by whichever worker is free:
+	// the new amends are read and verified meanwhile (Run), and a worker
+	// that waits for that goroutine's CPU must not hold a fixed share of
+	// the files.
+	parse := func(j *job) bool {
+		oid, ok := j.other.blobs[j.name]
+		return ok && oid != j.id || !ok && j.s == head
+	}
+	slices.SortStableFunc(jobs, func(a, b *job) int {
+		pa, pb := parse(a), parse(b)
+		switch {
+		case pa == pb:
+			return 0
+		case pa:
+			return -1
+		}
+		return 1
+	})
 	workers := min(runtime.GOMAXPROCS(0), len(jobs))
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := range workers {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := w; i < len(jobs); i += workers {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(jobs) {
+					return
+				}
 				j := jobs[i]
 				if b, ok := j.s.data[j.name]; ok {
 					j.b = b
 				} else {
-					j.b, j.err = j.s.repo.Blob(j.id)
+					j.b, j.err = j.s.repo.BlobAt(j.id, j.s.loopFile(j.name))
 				}
 				if j.err != nil {
 					continue
@@ -133,7 +157,7 @@ func prefetchParents(base, head *Snapshot) {
 				j.p = parentIn(j.b)
 				// a changed file, or one of a loop new in head: Compare
 				// parses it (a deleted loop's is not read further)
-				if oid, ok := j.other.blobs[j.name]; ok && oid != j.id || !ok && j.s == head {
+				if parse(j) {
 					j.loop, j.perr = loops.Parse(j.s.loopPath(j.name), j.b)
 				}
 			}

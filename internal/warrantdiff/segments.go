@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -22,6 +23,7 @@ import (
 type seg struct {
 	from, to int64
 	id       string // blob id at a revision, or the file's path in the work tree
+	path     string // at a revision, the file's path relative to the work tree
 }
 
 // addFolderWorkTree lists writer folders on disk.
@@ -34,7 +36,7 @@ func (s *Snapshot) addFolderWorkTree(recDir string) {
 		files, _ := os.ReadDir(filepath.Join(recDir, e.Name()))
 		for _, f := range files {
 			if from, to, ok := chain.ParseSegName(f.Name()); ok && f.Type().IsRegular() {
-				s.folders[e.Name()] = append(s.folders[e.Name()], seg{from, to, filepath.Join(recDir, e.Name(), f.Name())})
+				s.folders[e.Name()] = append(s.folders[e.Name()], seg{from: from, to: to, id: filepath.Join(recDir, e.Name(), f.Name())})
 			}
 		}
 	}
@@ -92,7 +94,7 @@ func newSegs(base, head *Snapshot, writer string) ([]seg, int64) {
 	if hok {
 		err := head.repo.EachTreeEntry(ht, func(_, name []byte, id plumbing.Hash) error {
 			if from, to, ok := chain.ParseSegName(name); ok && to > after {
-				segs = append(segs, seg{from, to, id.String()})
+				segs = append(segs, seg{from: from, to: to, id: id.String(), path: path.Join(head.dir, "record", writer, string(name))})
 			}
 			return nil
 		})
@@ -123,7 +125,7 @@ func folderAmends(base, head *Snapshot, writer string, fn func([]byte) error) er
 		if head.commit.IsZero() {
 			b, err = os.ReadFile(sg.id)
 		} else {
-			b, err = head.repo.Blob(sg.id)
+			b, err = head.repo.BlobAt(sg.id, sg.path)
 		}
 		if err != nil {
 			return err

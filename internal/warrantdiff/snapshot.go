@@ -67,7 +67,7 @@ func FromRev(repo *gitx.Repo, projRel, rev string) (*Snapshot, error) {
 		return nil, err
 	}
 	if id, ok := top["allowed_signers"]; ok {
-		if s.Signers, err = repo.Blob(id); err != nil {
+		if s.Signers, err = repo.BlobAt(id, path.Join(projRel, "allowed_signers")); err != nil {
 			return nil, err
 		}
 	}
@@ -216,9 +216,14 @@ func (s *Snapshot) bytesOf(name string) ([]byte, error) {
 	if !ok {
 		return nil, os.ErrNotExist
 	}
-	b, err := s.repo.Blob(id)
+	b, err := s.repo.BlobAt(id, s.loopFile(name))
 	if err == nil {
 		s.data[name] = b
 	}
 	return b, err
+}
+
+// loopFile is loop name's file at a revision, relative to the work tree.
+func (s *Snapshot) loopFile(name string) string {
+	return path.Join(s.dir, "loops", name+loops.FileSuffix)
 }
