@@ -19,16 +19,13 @@ func readFileInto(path string, buf []byte) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-// readSmall reads the regular file at path into buf and reports whether
-// it fit (never following a symbolic link).
-func readSmall(path string, buf []byte) ([]byte, bool) {
+// readSmall reads the regular file at path whole when it holds at most
+// limit bytes (never following a symbolic link).
+func readSmall(path string, limit int64) ([]byte, bool) {
 	fi, err := os.Lstat(path)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() >= int64(cap(buf)) {
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > limit {
 		return nil, false
 	}
-	b, err := readFileInto(path, buf[:0])
-	if err != nil || len(b) >= cap(buf) {
-		return nil, false
-	}
-	return b, true
+	b, err := os.ReadFile(path)
+	return b, err == nil && int64(len(b)) <= limit
 }

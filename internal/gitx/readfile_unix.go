@@ -52,12 +52,11 @@ func readFdInto(fd int, buf []byte) ([]byte, error) {
 	}
 }
 
-// readSmall reads the file at path into buf, in one read, and reports
-// whether it fit: false when the file is absent, a symbolic link (never
-// followed), unreadable, or fills buf. A FIFO or device is opened without
-// blocking and read at most once; the caller checks what it got (BlobAt:
-// against a Git id).
-func readSmall(path string, buf []byte) ([]byte, bool) {
+// readSmall reads the regular file at path whole when it holds at most
+// limit bytes, into a slice of its size; false when it is absent, not a
+// regular file (a symbolic link is never followed, a FIFO or device never
+// read), larger, unreadable, or changes size while read.
+func readSmall(path string, limit int64) ([]byte, bool) {
 	var fd int
 	var err error
 	for {
@@ -70,14 +69,18 @@ func readSmall(path string, buf []byte) ([]byte, bool) {
 		return nil, false
 	}
 	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > limit {
+		return nil, false
+	}
+	// one read of the size fstat gave; a file that grew or shrank since
+	// is not the blob anyway
+	b := make([]byte, st.Size)
 	for {
-		n, err := syscall.Read(fd, buf[:cap(buf)])
+		n, err := syscall.Read(fd, b)
 		if err == syscall.EINTR {
 			continue
 		}
-		if err != nil || n < 0 || n == cap(buf) {
-			return nil, false
-		}
-		return buf[:n], true
+		return b, err == nil && n == len(b)
 	}
 }

@@ -219,31 +219,18 @@ func (r *Repo) Blob(id string) ([]byte, error) {
 // relative, slash-separated): from the work-tree file when that file is
 // exactly the blob — its Git id is id — as `git diff` reuses an
 // up-to-date work-tree file; from the object store otherwise. The id
-// check makes the two the same bytes; reading the file, in one read,
-// skips inflating the object, which was half the cost of reading a
+// check makes the two the same bytes; reading the file skips inflating
+// the object, which was half the cost of reading a
 // hundred loop files (bench/diff.sh). Symbolic links are not followed.
 func (r *Repo) BlobAt(id, path string) ([]byte, error) {
 	if r.WorkTree != "" {
-		buf, _ := workTreeBufs.Get().(*[maxWorkTreeBlob]byte)
-		if buf == nil {
-			buf = new([maxWorkTreeBlob]byte)
-		}
-		b, ok := readSmall(filepath.Join(r.WorkTree, filepath.FromSlash(path)), buf[:0])
+		b, ok := readSmall(filepath.Join(r.WorkTree, filepath.FromSlash(path)), maxWorkTreeBlob)
 		if ok && blobMatches(b, plumbing.NewHash(id)) {
-			b = bytes.Clone(b)
-		} else {
-			b = nil
-		}
-		workTreeBufs.Put(buf)
-		if b != nil {
 			return b, nil
 		}
 	}
 	return r.Blob(id)
 }
-
-// workTreeBufs holds the buffers BlobAt reads files into.
-var workTreeBufs sync.Pool
 
 // blobMatches reports whether b is blob id, hashed with collision
 // detection (as Git hashes): a file crafted to collide with the blob it
@@ -259,9 +246,8 @@ func blobMatches(b []byte, id plumbing.Hash) bool {
 }
 
 // maxWorkTreeBlob is the largest work-tree file BlobAt reads in place of
-// a blob: a loop file, a segment file's tail. Larger ones come from the
-// object store.
-const maxWorkTreeBlob = 64 << 10
+// a blob (a sealed segment file is about 1 MB).
+const maxWorkTreeBlob = 8 << 20
 
 // BlobSizes returns the sizes of blobs: a loose blob's from its header
 // (inflating a few bytes, not the blob), the rest from one `git cat-file
