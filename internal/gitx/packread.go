@@ -270,9 +270,11 @@ func (p *pack) object(r *Repo, off int64) (string, []byte, error) {
 			return "", nil, err
 		}
 		if !ok {
-			// a base held loose or in another pack (a thin pack
-			// completed by Git): read it from there
-			if typ, base, err = r.readObject(e.refID); err != nil {
+			// a base outside this pack (Git completes a thin pack by
+			// adding its bases to it, so this is rare): loose, or as Git
+			// reads it — never through another pack's deltas here, whose
+			// bases could lead back
+			if typ, base, err = r.readOutside(e.refID); err != nil {
 				return "", nil, fmt.Errorf("the base %s of the delta at offset %d: %w", short(e.refID), offs[len(offs)-1], err)
 			}
 			break
@@ -480,6 +482,16 @@ func (r *Repo) loadPacks() {
 		runtime.AddCleanup(p, unmapFile, b)
 		r.packs.list = append(r.packs.list, p)
 	}
+}
+
+// readOutside reads a delta base no pack here holds at hand: loose, or
+// from `git cat-file`.
+func (r *Repo) readOutside(h plumbing.Hash) (string, []byte, error) {
+	typ, data, err := readLoose(r.objectPath(h), h)
+	if errors.Is(err, os.ErrNotExist) {
+		return r.catFile(h)
+	}
+	return typ, data, err
 }
 
 // readAt is object that turns a fault on the mapping (a pack truncated
