@@ -20,25 +20,15 @@ type Result struct {
 // the diff command and the CI gate make. projRel is the project directory
 // relative to the work tree.
 func Run(repo *gitx.Repo, projRel, projDir, baseRev, headRev string) (*Result, error) {
-	// The two sides are read at once: each is a few trees and a hundred
-	// loop file ids, and the repository's readers are safe to share.
-	var base *Snapshot
-	var berr error
-	read := make(chan struct{})
-	go func() {
-		defer close(read)
-		base, berr = FromRev(repo, projRel, baseRev)
-	}()
+	base, err := FromRev(repo, projRel, baseRev)
+	if err != nil {
+		return nil, err
+	}
 	var head *Snapshot
-	var err error
 	if headRev != "" {
 		head, err = FromRev(repo, projRel, headRev)
 	} else {
 		head, err = FromWorkTree(repo, projDir)
-	}
-	<-read
-	if berr != nil {
-		return nil, berr
 	}
 	if err != nil {
 		return nil, err
