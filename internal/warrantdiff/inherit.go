@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
-	"regexp"
 	"runtime"
 	"slices"
 	"sync"
@@ -296,11 +295,12 @@ func compareResolved(base, head *Snapshot, name string) []Change {
 	return out
 }
 
-var abstractRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^abstract:[ \t]*true[ \t]*(#.*)?\r?$`) })
-
+// abstractFlag is the loop's `abstract` as loading reads it (any YAML
+// boolean: `true`, `True`, `TRUE`); false when the file does not load,
+// which the diff reports on its own.
 func abstractFlag(s *Snapshot, name string) bool {
-	b, err := s.bytesOf(name)
-	return err == nil && abstractRE().Match(frontmatter(b))
+	l := s.Loop(name)
+	return l != nil && l.Abstract
 }
 
 // frontmatter is the text between the opening `---` and the next `---`
