@@ -28,29 +28,51 @@ type rItem struct {
 	From string
 }
 
-// parentName returns the loop's parent, read from its bytes, or "".
+// parentName returns the loop's parent as loading reads it, or "".
 func (s *Snapshot) parentName(name string) string {
 	id := s.blobs[name]
 	if p, ok := s.parents[id]; ok {
 		return p
 	}
 	p := ""
-	if b, err := s.bytesOf(name); err == nil {
-		p = parentIn(b)
+	if l := s.parsed[name]; l != nil {
+		p = l.Extends.Text
+	} else if b, err := s.bytesOf(name); err == nil {
+		p = parentOf(s.loopPath(name), b)
 	}
 	s.parents[id] = p
 	return p
 }
 
-// parentIn is the parent a loop file's top-level `extends:` line names,
-// or "", found without parsing YAML, so that unchanged loops are never
-// parsed. It is the first match of the regular expression
-// (?m)^extends:[ \t]*["']?([a-z0-9][a-z0-9-]*) in the frontmatter, scanned
-// byte by byte: that expression backtracked through every line of a
-// hundred files on each diff (TestParentInMatchesRegexp holds the two
-// equal).
-func parentIn(b []byte) string {
+// parentOf is the parent a loop file names, as loading reads it, or ""
+// (also when the file does not load). An unchanged loop is not parsed for
+// it when its frontmatter mentions `extends` in one plain
+// `extends: <name>` line or not at all (scanParent); any other mention —
+// a quoted key, a block or flow value, a second line, the word in a value
+// — is left to the loader: a scan that read YAML differently from loading
+// would hide a parent's change from its children.
+func parentOf(path string, b []byte) string {
+	if p, sure := scanParent(b); sure {
+		return p
+	}
+	if l, err := loops.Parse(path, b); err == nil {
+		return l.Extends.Text
+	}
+	return ""
+}
+
+// scanParent reads the parent without parsing YAML and reports whether it
+// is sure: the frontmatter holds no "extends" at all, or exactly one, in a
+// line that is `extends:`, blanks, a loop name (optionally quoted with
+// matching quotes), then blanks and an optional comment.
+func scanParent(b []byte) (string, bool) {
 	fm := frontmatter(b)
+	if !bytes.Contains(fm, []byte("extends")) {
+		return "", true
+	}
+	if bytes.Count(fm, []byte("extends")) > 1 {
+		return "", false
+	}
 	for len(fm) > 0 {
 		line := fm
 		if i := bytes.IndexByte(fm, '\n'); i >= 0 {
@@ -58,29 +80,47 @@ func parentIn(b []byte) string {
 		} else {
 			fm = nil
 		}
-		if p := extendsValue(line); p != "" {
-			return p
+		if bytes.Contains(line, []byte("extends")) {
+			return plainExtends(line)
 		}
 	}
-	return ""
+	return "", false
 }
 
-// extendsValue reads one line as `extends:`, blanks, an optional quote,
-// then a loop name; "" when the line is not that.
-func extendsValue(line []byte) string {
-	rest, ok := bytes.CutPrefix(line, []byte("extends:"))
-	if !ok {
-		return ""
+// plainExtends reads `extends: name`, `extends: "name"` or
+// `extends: 'name'`, with blanks around and an optional `# comment`.
+func plainExtends(line []byte) (string, bool) {
+	rest, ok := bytes.CutPrefix(bytes.TrimSuffix(line, []byte("\r")), []byte("extends:"))
+	if !ok || len(rest) == 0 || rest[0] != ' ' && rest[0] != '\t' { // `extends:x` is no key
+		return "", false
 	}
 	rest = bytes.TrimLeft(rest, " \t")
+	var q byte
 	if len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'') {
-		rest = rest[1:]
+		q, rest = rest[0], rest[1:]
 	}
 	n := 0
 	for n < len(rest) && (rest[n] >= 'a' && rest[n] <= 'z' || rest[n] >= '0' && rest[n] <= '9' || n > 0 && rest[n] == '-') {
 		n++
 	}
-	return string(rest[:n])
+	name, rest := string(rest[:n]), rest[n:]
+	if name == "" {
+		return "", false
+	}
+	if q != 0 {
+		if len(rest) == 0 || rest[0] != q {
+			return "", false
+		}
+		rest = rest[1:]
+	}
+	trimmed := bytes.TrimLeft(rest, " \t")
+	switch {
+	case len(trimmed) == 0:
+		return name, true
+	case trimmed[0] == '#' && len(trimmed) < len(rest): // a comment needs a blank before it
+		return name, true
+	}
+	return "", false
 }
 
 // prefetchParents reads the parent of every loop file of base and head
@@ -153,11 +193,15 @@ func prefetchParents(base, head *Snapshot) {
 				if j.err != nil {
 					continue
 				}
-				j.p = parentIn(j.b)
 				// a changed file, or one of a loop new in head: Compare
 				// parses it (a deleted loop's is not read further)
 				if parse(j) {
 					j.loop, j.perr = loops.Parse(j.s.loopPath(j.name), j.b)
+				}
+				if j.loop != nil {
+					j.p = j.loop.Extends.Text
+				} else if j.perr == nil {
+					j.p = parentOf(j.s.loopPath(j.name), j.b)
 				}
 			}
 		}()

@@ -2,59 +2,80 @@ package warrantdiff
 
 import (
 	"math/rand/v2"
-	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gitwarrant/gitwarrant/internal/loops"
 )
 
-// parentIn scans for the parent byte by byte; it must find what the
-// regular expression it replaced finds, on any input.
-func TestParentInMatchesRegexp(t *testing.T) {
-	re := regexp.MustCompile(`(?m)^extends:[ \t]*["']?([a-z0-9][a-z0-9-]*)`)
-	want := func(b []byte) string {
-		if m := re.FindSubmatch(frontmatter(b)); m != nil {
-			return string(m[1])
-		}
-		return ""
-	}
+// scanParent reads a parent without parsing YAML; whenever it says it is
+// sure, loading the file must read the same parent (or not load at all).
+func TestScanParentAgreesWithLoading(t *testing.T) {
+	head := "---\nname: a\nwarrant:\n  read: [the code]\n"
 	cases := []string{
-		"---\nname: a\nextends: base\n---\n",
-		"---\nextends:base-2\n---\n",
-		"---\nextends: \t'base'\n---\n",
-		"---\nextends: \"-base\"\n---\n",
-		"---\nextends: 'Base'\nextends: other\n---\n",
-		"---\n  extends: base\n---\nextends: body\n",
-		"---\nextends:\n---\n",
-		"---\r\nextends: base\r\n---\r\n",
-		"---extends: first\nextends: second\n---\n",
-		"---\nextends: ''base\n\nextends: x-\n---\n",
-		"# Brief\nextends: base\n",
-		"\ufeff---\nextends: b--c # comment\n---\n",
-		"---\nname: a\n---\nextends: body\n---\n",
-		"---\nextends: a\n",
+		"extends: base\n",
+		"extends:base-2\n",
+		"extends: \t'base'\n",
+		"extends: \"base\" # the baseline\n",
+		"extends: base#not-a-comment\n",
+		"extends: 'base\"\n",
+		"extends: >-\n  base\n",
+		"extends: |\n  base\n",
+		"\"extends\": base\n",
+		"'extends': base\n",
+		"? extends\n: base\n",
+		"extends: base\nextends: other\n",
+		"description: it extends the baseline\n",
+		"extends: Base\n",
+		"extends:\n",
+		"extends: ~\n",
+		"extends: [base]\n",
+		"extends: base\r\n",
+		"extends: base-\n",
+		"extends: !!str base\n",
+		"  extends: base\n",
 	}
-	alphabet := []string{"extends:", "extends: ", "---", "\n", "\r", " ", "\t", "'", "\"", "a", "Z", "-", "0", "é", "#", "name: x"}
+	alphabet := []string{"extends:", "extends: ", "\"extends\": ", "'", "\"", "base", "b-2", "Z", " ", "\t", "#c", "\n", ">-\n  ", "|\n  ", "[", "]", "{", "}", "~"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
 		var sb strings.Builder
-		sb.WriteString("---\n")
-		for range rng.IntN(12) {
+		for range 1 + rng.IntN(6) {
 			sb.WriteString(alphabet[rng.IntN(len(alphabet))])
 		}
-		sb.WriteString("\n---\n")
+		sb.WriteString("\n")
 		cases = append(cases, sb.String())
 	}
-	found := 0
+	sureAndLoaded := 0
 	for _, c := range cases {
-		got, w := parentIn([]byte(c)), want([]byte(c))
-		if got != w {
-			t.Errorf("%q: parentIn %q, the regular expression %q", c, got, w)
+		b := []byte(head + c + "---\n# Brief\nextends: body\n")
+		p, sure := scanParent(b)
+		if !sure {
+			continue
 		}
-		if w != "" {
-			found++
+		l, err := loops.Parse("a.loop.md", b)
+		if err != nil {
+			continue
+		}
+		sureAndLoaded++
+		if l.Extends.Text != p {
+			t.Errorf("%q: the scan reads parent %q, loading %q", c, p, l.Extends.Text)
+		}
+		if got := parentOf("a.loop.md", b); got != l.Extends.Text {
+			t.Errorf("%q: parentOf %q, loading %q", c, got, l.Extends.Text)
 		}
 	}
-	if found < 1000 {
-		t.Fatalf("only %d inputs name a parent: the generated cases miss the point", found)
+	if sureAndLoaded < 500 {
+		t.Fatalf("only %d files were both scanned surely and loaded: the cases miss the point", sureAndLoaded)
+	}
+	// whatever the scan says, parentOf reads what loading reads
+	for _, c := range cases[:21] {
+		b := []byte(head + c + "---\n")
+		want := ""
+		if l, err := loops.Parse("a.loop.md", b); err == nil {
+			want = l.Extends.Text
+		}
+		if got := parentOf("a.loop.md", b); got != want {
+			t.Errorf("%q: parentOf %q, loading %q", c, got, want)
+		}
 	}
 }
