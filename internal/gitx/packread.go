@@ -525,6 +525,9 @@ func (r *Repo) readPacked(h plumbing.Hash) (string, []byte, error) {
 		if err == nil {
 			p.once.Do(p.open)
 			err = p.err
+			if errors.Is(err, os.ErrNotExist) {
+				continue // removed since its index was read (a concurrent gc): another pack, or Git, has it
+			}
 		}
 		var typ string
 		var data []byte

@@ -341,3 +341,35 @@ func TestBlobAtReadsOnlyTheBlob(t *testing.T) {
 		}
 	}
 }
+
+// A pack removed after its index was read (a concurrent `git gc` or a
+// record pack merge) is not damage: the object is looked for elsewhere.
+func TestPackRemovedSinceIndexRead(t *testing.T) {
+	r := packedRepo(t)
+	objs := allObjects(t, r.WorkTree)
+	r.packs.once.Do(r.loadPacks) // the indexes are mapped, no pack yet
+	packs, _ := filepath.Glob(filepath.Join(r.CommonDir, "objects", "pack", "*.pack"))
+	saved := filepath.Join(t.TempDir(), "saved.pack")
+	if err := os.Rename(packs[0], saved); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cmd := exec.Command("git", "unpack-objects", "-q")
+	cmd.Dir, cmd.Stdin = r.WorkTree, f
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git unpack-objects: %v\n%s", err, out)
+	}
+	for h, o := range objs {
+		if _, _, err := r.readPacked(h); !errors.Is(err, plumbing.ErrObjectNotFound) {
+			t.Fatalf("%s from a removed pack: %v, want not found", h, err)
+		}
+		typ, data, err := r.readObject(h)
+		if err != nil || typ != o[0] || string(data) != o[1] {
+			t.Fatalf("%s after its pack went: %s, %d bytes, %v", h, typ, len(data), err)
+		}
+	}
+}
