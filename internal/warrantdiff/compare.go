@@ -161,14 +161,14 @@ func multisetDiff(a, b []loops.Item) (removed, added []loops.Item) {
 }
 
 // compareSigners diffs allowed_signers by line (comments and blank lines
-// aside). Any change to who may sign is a widening: it changes who can
-// widen every warrant (docs/signing.md#the-warrant-diff).
+// aside, exactly as verification skips them: sign.IsSignerLine). Any
+// change to who may sign is a widening: it changes who can widen every
+// warrant (docs/signing.md#the-warrant-diff).
 func compareSigners(base, head []byte) []Change {
 	lines := func(b []byte) []loops.Item {
 		var out []loops.Item
 		for i, l := range strings.Split(string(b), "\n") {
-			t := strings.TrimSpace(l)
-			if t != "" && !strings.HasPrefix(t, "#") {
+			if sign.IsSignerLine(l) {
 				out = append(out, loops.Item{Text: strings.TrimRight(l, "\r"), Line: i + 1})
 			}
 		}
