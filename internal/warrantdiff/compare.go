@@ -103,7 +103,9 @@ func Compare(base, head *Snapshot) []Change {
 func loopAdded(head *Snapshot, name string) []Change {
 	lists, ok := head.resolved(name)
 	if !ok {
-		return nil
+		// a parent the diff cannot read: loading may still find one (a
+		// case-insensitive file system finds `p.LOOP.md` for `p`)
+		return []Change{unresolved(name)}
 	}
 	var out []Change
 	for _, list := range loops.AmendLists {
@@ -121,6 +123,13 @@ func loopAdded(head *Snapshot, name string) []Change {
 		out = append(out, Change{Loop: name, Op: OpLoopAdded, Kind: Narrowing, Why: "a new loop with no entries grants nothing"})
 	}
 	return out
+}
+
+// unresolved is the widening of a loop whose own file parses but whose
+// warrant, through its parents, cannot be read.
+func unresolved(name string) Change {
+	return Change{Loop: name, Op: OpUnreadable, Kind: Widening,
+		Why: "a parent of the loop does not load here, so what it allows cannot be read"}
 }
 
 func isAllow(list string) bool {

@@ -313,6 +313,9 @@ func compareResolved(base, head *Snapshot, name string) []Change {
 		}
 		return out
 	}
+	if okB && !okH {
+		return append(out, unresolved(name))
+	}
 	if !okB || !okH {
 		return out
 	}
