@@ -125,11 +125,11 @@ func checkInherited(l, own *loops.Loop, o amendOptions, list, entry string) erro
 		return nil // EditList says which lists there are
 	}
 	ownItems, _ := own.ItemsOf(list)
-	if slices.ContainsFunc(ownItems, func(it loops.Item) bool { return loops.Fold(it.Text) == loops.Fold(entry) }) {
+	if slices.ContainsFunc(ownItems, func(it loops.Item) bool { return loops.EntryKey(it.Text) == loops.EntryKey(entry) }) {
 		return nil // the loop's own entry, whatever its parents hold
 	}
 	for _, it := range items {
-		if it.From != "" && loops.Fold(it.Text) == loops.Fold(entry) {
+		if it.From != "" && loops.EntryKey(it.Text) == loops.EntryKey(entry) {
 			verb := "remove it from"
 			if !o.remove {
 				verb = "it is already in the warrant through"

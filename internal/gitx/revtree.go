@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -205,6 +206,41 @@ func (r *Repo) EachTreeEntry(h plumbing.Hash, fn func(mode, name []byte, id plum
 		}
 		return nil
 	})
+}
+
+// NonTreeAt returns the first folder of dir's path (slash-separated,
+// relative to the root) that commit c's tree holds as something other
+// than a folder — a symbolic link, a file, a submodule — or "" when each
+// part is a folder or absent. DirAt reads such a path as empty; a checkout
+// follows a link there.
+func (r *Repo) NonTreeAt(c plumbing.Hash, dir string) (string, error) {
+	h, err := r.rootTree(c)
+	if err != nil {
+		return "", err
+	}
+	walked := ""
+	for _, part := range strings.Split(strings.Trim(dir, "/"), "/") {
+		if part == "" || part == "." {
+			continue
+		}
+		found, isTree := false, false
+		err := r.EachTreeEntry(h, func(mode, name []byte, id plumbing.Hash) error {
+			if string(name) == part {
+				found, isTree, h = true, IsTreeMode(mode), id
+			}
+			return nil
+		})
+		walked = path.Join(walked, part)
+		switch {
+		case err != nil:
+			return "", err
+		case !found:
+			return "", nil
+		case !isTree:
+			return walked, nil
+		}
+	}
+	return "", nil
 }
 
 // IsTreeMode reports whether a tree entry's mode is a directory's.

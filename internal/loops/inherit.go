@@ -108,8 +108,8 @@ func mergeLoops(parent, child *Loop) *Loop {
 }
 
 // unionItems is parent's items (marked as from parent unless they came
-// from further up) then child's, dropping a child item whose folded text
-// the union holds already, so the first wording stays.
+// from further up) then child's, dropping a child item the union holds
+// already (the same EntryKey), so the first wording stays.
 func unionItems(parent string, p, c []Item) []Item {
 	out := make([]Item, 0, len(p)+len(c))
 	seen := make(map[string]bool, len(p)+len(c))
@@ -117,18 +117,32 @@ func unionItems(parent string, p, c []Item) []Item {
 		if it.From == "" {
 			it.From = parent
 		}
-		if k := Fold(it.Text); !seen[k] {
+		if k := EntryKey(it.Text); !seen[k] {
 			seen[k] = true
 			out = append(out, it)
 		}
 	}
 	for _, it := range c {
-		if k := Fold(it.Text); !seen[k] {
+		if k := EntryKey(it.Text); !seen[k] {
 			seen[k] = true
 			out = append(out, it)
 		}
 	}
 	return out
+}
+
+// EntryKey is the form in which two warrant entries are the same entry:
+// a natural-language entry's folded text (matching folds pattern and
+// target alike), a typed entry's text as written, since its paths,
+// commands and names are matched as written — `Edit(.GITHUB/**)` does not
+// stop an edit of `.github/ci.yml` that `Edit(.github/**)` stops
+// (docs/typed-entries.md). Folding a typed entry would make a hard stop
+// and a look-alike that stops nothing one entry.
+func EntryKey(text string) string {
+	if LooksTyped(text) {
+		return "typed\x00" + strings.TrimSpace(text)
+	}
+	return Fold(text)
 }
 
 // mergeBudget lowers a ceiling, never raises it: the smaller of two

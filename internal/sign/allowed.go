@@ -78,12 +78,22 @@ func ParseAllowedSigners(path string, data []byte) (*AllowedSigners, error) {
 
 const whitespace = " \t\r\n"
 
+// IsSignerLine reports whether ParseAllowedSigners reads line (one line,
+// without its newline) as a signer rather than a blank or a comment: as
+// OpenSSH, only blanks and tabs are skipped before `#`. The warrant diff
+// counts exactly these lines, so a line that only looks like a comment
+// (a vertical tab or no-break space before `#`) is never a hidden signer.
+func IsSignerLine(line string) bool {
+	cp := strings.TrimLeft(strings.TrimRight(line, "\r"), " \t")
+	return cp != "" && cp[0] != '#'
+}
+
 func parseSignerLine(path string, n int, line string) (*Signer, error) {
 	bad := func(msg, hint string) error { return &ParseError{Path: path, Line: n, Msg: msg, Hint: hint} }
-	cp := strings.TrimLeft(line, " \t")
-	if cp == "" || cp[0] == '#' {
+	if !IsSignerLine(line) {
 		return nil, nil
 	}
+	cp := strings.TrimLeft(line, " \t")
 	principals, rest, ok := strdelim(cp)
 	if !ok {
 		return nil, bad("the principals' closing quote is missing", `close the quote: "a@example.com,b@example.com"`)

@@ -103,7 +103,9 @@ func Compare(base, head *Snapshot) []Change {
 func loopAdded(head *Snapshot, name string) []Change {
 	lists, ok := head.resolved(name)
 	if !ok {
-		return nil
+		// a parent the diff cannot read: loading may still find one (a
+		// case-insensitive file system finds `p.LOOP.md` for `p`)
+		return []Change{unresolved(name)}
 	}
 	var out []Change
 	for _, list := range loops.AmendLists {
@@ -121,6 +123,13 @@ func loopAdded(head *Snapshot, name string) []Change {
 		out = append(out, Change{Loop: name, Op: OpLoopAdded, Kind: Narrowing, Why: "a new loop with no entries grants nothing"})
 	}
 	return out
+}
+
+// unresolved is the widening of a loop whose own file parses but whose
+// warrant, through its parents, cannot be read.
+func unresolved(name string) Change {
+	return Change{Loop: name, Op: OpUnreadable, Kind: Widening,
+		Why: "a parent of the loop does not load here, so what it allows cannot be read"}
 }
 
 func isAllow(list string) bool {
@@ -161,14 +170,14 @@ func multisetDiff(a, b []loops.Item) (removed, added []loops.Item) {
 }
 
 // compareSigners diffs allowed_signers by line (comments and blank lines
-// aside). Any change to who may sign is a widening: it changes who can
-// widen every warrant (docs/signing.md#the-warrant-diff).
+// aside, exactly as verification skips them: sign.IsSignerLine). Any
+// change to who may sign is a widening: it changes who can widen every
+// warrant (docs/signing.md#the-warrant-diff).
 func compareSigners(base, head []byte) []Change {
 	lines := func(b []byte) []loops.Item {
 		var out []loops.Item
 		for i, l := range strings.Split(string(b), "\n") {
-			t := strings.TrimSpace(l)
-			if t != "" && !strings.HasPrefix(t, "#") {
+			if sign.IsSignerLine(l) {
 				out = append(out, loops.Item{Text: strings.TrimRight(l, "\r"), Line: i + 1})
 			}
 		}

@@ -132,7 +132,7 @@ func patternCovers(pattern string, c *Change) bool {
 		return pattern == c.Entry
 	}
 	for _, l := range strings.Split(pattern, "\n") {
-		if strings.TrimSpace(l) == strings.TrimSpace(c.Entry) {
+		if strings.Trim(l, " \t\r") == strings.Trim(c.Entry, " \t\r") { // blanks only, as sign.IsSignerLine
 			return true
 		}
 	}

@@ -230,7 +230,8 @@ func (s *Snapshot) ancestors(name string) []string {
 }
 
 // resolved returns name's lists with every ancestor's entries folded in,
-// parent first, the first wording of an entry kept (as loading does).
+// parent first, the first wording of an entry kept (as loading does, by
+// loops.EntryKey).
 func (s *Snapshot) resolved(name string) (map[string][]rItem, bool) {
 	chain := append([]string{name}, s.ancestors(name)...)
 	out := map[string][]rItem{}
@@ -250,7 +251,7 @@ func (s *Snapshot) resolved(name string) (map[string][]rItem, bool) {
 			}
 			items, _ := l.ItemsOf(list)
 			for _, it := range items {
-				k := loops.Fold(it.Text)
+				k := loops.EntryKey(it.Text)
 				if !seen[list][k] {
 					seen[list][k] = true
 					out[list] = append(out[list], rItem{Item: it, From: from})
@@ -311,6 +312,9 @@ func compareResolved(base, head *Snapshot, name string) []Change {
 			}
 		}
 		return out
+	}
+	if okB && !okH {
+		return append(out, unresolved(name))
 	}
 	if !okB || !okH {
 		return out
@@ -378,18 +382,19 @@ func orNone(s string) string {
 	return s
 }
 
-// rDiff is multisetDiff on resolved items, by folded text.
+// rDiff is multisetDiff on resolved items, by loops.EntryKey (folded
+// text, or a typed entry's text as written).
 func rDiff(a, b []rItem) (removed, added []rItem) {
 	in := func(list []rItem) map[string]int {
 		m := map[string]int{}
 		for _, it := range list {
-			m[loops.Fold(it.Text)]++
+			m[loops.EntryKey(it.Text)]++
 		}
 		return m
 	}
 	cb := in(b)
 	for _, it := range a {
-		if k := loops.Fold(it.Text); cb[k] > 0 {
+		if k := loops.EntryKey(it.Text); cb[k] > 0 {
 			cb[k]--
 		} else {
 			removed = append(removed, it)
@@ -397,7 +402,7 @@ func rDiff(a, b []rItem) (removed, added []rItem) {
 	}
 	ca := in(a)
 	for _, it := range b {
-		if k := loops.Fold(it.Text); ca[k] > 0 {
+		if k := loops.EntryKey(it.Text); ca[k] > 0 {
 			ca[k]--
 		} else {
 			added = append(added, it)

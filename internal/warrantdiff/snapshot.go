@@ -7,6 +7,7 @@ package warrantdiff
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -63,6 +64,9 @@ func FromRev(repo *gitx.Repo, projRel, rev string) (*Snapshot, error) {
 	s := newSnapshot(repo, rev)
 	s.rev, s.dir, s.commit = c.String(), projRel, c
 	top, err := repo.DirAt(c, projRel)
+	if err == nil && len(top) == 0 {
+		err = checkLoopsFolder(repo, c, rev, projRel)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +78,11 @@ func FromRev(repo *gitx.Repo, projRel, rev string) (*Snapshot, error) {
 	ls, err := repo.DirAt(c, path.Join(projRel, "loops"))
 	if err != nil {
 		return nil, err
+	}
+	if len(ls) == 0 {
+		if err := checkLoopsFolder(repo, c, rev, projRel); err != nil {
+			return nil, err
+		}
 	}
 	for name, id := range ls {
 		if n, ok := strings.CutSuffix(name, loops.FileSuffix); ok && !strings.HasPrefix(name, ".#") {
@@ -99,6 +108,19 @@ func FromRev(repo *gitx.Repo, projRel, rev string) (*Snapshot, error) {
 		clear(s.folderTrees)
 	}
 	return s, nil
+}
+
+// checkLoopsFolder refuses a revision whose project or loops folder is a
+// symbolic link (or a file): Git stores the link, not the loops, so the
+// diff would read no loops there, while loading follows the link to
+// whatever loops it names.
+func checkLoopsFolder(repo *gitx.Repo, c plumbing.Hash, rev, projRel string) error {
+	p, err := repo.NonTreeAt(c, path.Join(projRel, "loops"))
+	if err != nil || p == "" {
+		return err
+	}
+	return fmt.Errorf("%s: %s is a symbolic link or a file, not a folder: loading would follow a link to loops that are not read from Git here — make %s a folder of loop files",
+		rev, p, path.Join(projRel, "loops"))
 }
 
 func newSnapshot(repo *gitx.Repo, label string) *Snapshot {
