@@ -35,6 +35,9 @@ func loadFile(path string) (*Loop, error) {
 	return Parse(path, data)
 }
 
+// ReadFile reads a loop file's bytes as loading reads them (readFile).
+func ReadFile(path string) ([]byte, error) { return readFile(path) }
+
 // readFile reads a loop file's bytes under the file-level rules: no
 // symlink, a regular file, at most MaxFileSize, and the opened file the
 // very one that was checked.

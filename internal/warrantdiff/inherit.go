@@ -172,41 +172,27 @@ func prefetchParents(base, head *Snapshot) {
 		}
 		return 1
 	})
-	workers := min(runtime.GOMAXPROCS(0), len(jobs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(jobs) {
-					return
-				}
-				j := jobs[i]
-				if b, ok := j.s.data[j.name]; ok {
-					j.b = b
-				} else {
-					j.b, j.err = j.s.repo.BlobAt(j.id, j.s.loopFile(j.name))
-				}
-				if j.err != nil {
-					continue
-				}
-				// a changed file, or one of a loop new in head: Compare
-				// parses it (a deleted loop's is not read further)
-				if parse(j) {
-					j.loop, j.perr = loops.Parse(j.s.loopPath(j.name), j.b)
-				}
-				if j.loop != nil {
-					j.p = j.loop.Extends.Text
-				} else if j.perr == nil {
-					j.p = parentOf(j.s.loopPath(j.name), j.b)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(len(jobs), func(i int) {
+		j := jobs[i]
+		if b, ok := j.s.data[j.name]; ok {
+			j.b = b
+		} else {
+			j.b, j.err = j.s.repo.BlobAt(j.id, j.s.loopFile(j.name))
+		}
+		if j.err != nil {
+			return
+		}
+		// a changed file, or one of a loop new in head: Compare parses it
+		// (a deleted loop's is not read further)
+		if parse(j) {
+			j.loop, j.perr = loops.Parse(j.s.loopPath(j.name), j.b)
+		}
+		if j.loop != nil {
+			j.p = j.loop.Extends.Text
+		} else if j.perr == nil {
+			j.p = parentOf(j.s.loopPath(j.name), j.b)
+		}
+	})
 	for _, j := range jobs {
 		if j.err != nil {
 			continue // parentName reads it again and sees the error
@@ -217,6 +203,23 @@ func prefetchParents(base, head *Snapshot) {
 			j.s.preparsed[j.name] = preparsed{j.loop, j.perr}
 		}
 	}
+}
+
+// parallel calls fn(0) … fn(n-1) on a worker per CPU, each taking the
+// next index as it is free, and returns when all have returned.
+func parallel(n int, fn func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // ancestors lists name's parents, nearest first (cut at a cycle or at

@@ -133,26 +133,32 @@ func FromWorkTree(repo *gitx.Repo, projDir string) (*Snapshot, error) {
 	s := newSnapshot(repo, "work tree")
 	s.dir = projDir
 	entries, _ := os.ReadDir(filepath.Join(projDir, "loops"))
+	type file struct {
+		name, id string
+		b        []byte
+		err      error
+	}
+	var files []*file
 	for _, e := range entries {
-		n, ok := strings.CutSuffix(e.Name(), loops.FileSuffix)
-		if !ok || strings.HasPrefix(e.Name(), ".#") {
+		if n, ok := strings.CutSuffix(e.Name(), loops.FileSuffix); ok && !strings.HasPrefix(e.Name(), ".#") {
+			files = append(files, &file{name: n})
+		}
+	}
+	// read (under loading's rules: no link, a regular file, its size
+	// bounded, docs/loop-format.md#frontmatter) and hashed on every CPU
+	parallel(len(files), func(i int) {
+		f := files[i]
+		if f.b, f.err = loops.ReadFile(filepath.Join(projDir, "loops", f.name+loops.FileSuffix)); f.err == nil {
+			f.id = strings.TrimPrefix(loops.BlobID(f.b), "git:")
+		}
+	})
+	for _, f := range files {
+		if f.err != nil {
+			s.Errors = append(s.Errors, f.err)
 			continue
 		}
-		// A symlink or other non-regular file is refused as loading
-		// refuses it (docs/loop-format.md#frontmatter).
-		path := filepath.Join(projDir, "loops", e.Name())
-		if !e.Type().IsRegular() {
-			_, err := loops.LoadFile(path)
-			s.Errors = append(s.Errors, err)
-			continue
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			s.Errors = append(s.Errors, err)
-			continue
-		}
-		s.data[n] = b
-		s.blobs[n] = strings.TrimPrefix(loops.BlobID(b), "git:")
+		s.data[f.name] = f.b
+		s.blobs[f.name] = f.id
 	}
 	if b, err := os.ReadFile(filepath.Join(projDir, "allowed_signers")); err == nil {
 		s.Signers = b
