@@ -316,11 +316,11 @@ func compareResolved(base, head *Snapshot, name string) []Change {
 		}
 		return out
 	}
-	if okB && !okH {
+	if !okH {
+		// unreadable in head, whatever base held: the loop or a parent
+		// changed (compareResolved is called for no other), and what it
+		// now allows cannot be read
 		return append(out, unresolved(name))
-	}
-	if !okB || !okH {
-		return out
 	}
 	for _, list := range loops.AmendLists {
 		removed, added := rDiff(b[list], h[list])
