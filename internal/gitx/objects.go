@@ -246,10 +246,15 @@ func zlibReader(src *bytes.Reader) (io.ReadCloser, error) {
 func objectID(typ string, data []byte) plumbing.Hash {
 	var hdr [maxHeader]byte
 	d := sha1.New()
-	d.Write(strconv.AppendInt(append(append(hdr[:0], typ...), ' '), int64(len(data)), 10))
-	d.Write([]byte{0})
+	d.Write(appendHeader(hdr[:0], typ, len(data)))
 	d.Write(data)
 	return plumbing.Hash(d.Sum(nil))
+}
+
+// appendHeader appends an object's header, "<type> <size>\x00", to dst.
+func appendHeader(dst []byte, typ string, size int) []byte {
+	dst = append(append(dst, typ...), ' ')
+	return append(strconv.AppendInt(dst, int64(size), 10), 0)
 }
 
 // catFile asks Git itself (alternates, packs written after loadPacks).
@@ -272,12 +277,7 @@ func (r *Repo) catFile(h plumbing.Hash) (string, []byte, error) {
 
 // hashObject is Git's object id of content of type typ.
 func hashObject(typ string, data []byte) (plumbing.Hash, []byte) {
-	all := make([]byte, 0, len(typ)+24+len(data))
-	all = append(all, typ...)
-	all = append(all, ' ')
-	all = strconv.AppendInt(all, int64(len(data)), 10)
-	all = append(all, 0)
-	all = append(all, data...)
+	all := append(appendHeader(make([]byte, 0, len(typ)+24+len(data)), typ, len(data)), data...)
 	return plumbing.Hash(sha1.Sum(all)), all
 }
 

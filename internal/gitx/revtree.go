@@ -274,8 +274,7 @@ func (r *Repo) BlobAt(id, path string) ([]byte, error) {
 func blobMatches(b []byte, id plumbing.Hash) bool {
 	var hdr [maxHeader]byte
 	d := sha1cd.New().(sha1cd.CollisionResistantHash)
-	d.Write(strconv.AppendInt(append(hdr[:0], typeBlob+" "...), int64(len(b)), 10))
-	d.Write([]byte{0})
+	d.Write(appendHeader(hdr[:0], typeBlob, len(b)))
 	d.Write(b)
 	sum, collision := d.CollisionResistantSum(nil)
 	return !collision && plumbing.Hash(sum) == id
