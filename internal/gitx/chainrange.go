@@ -2,10 +2,8 @@ package gitx
 
 import (
 	"bytes"
-	"crypto/sha1"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -86,16 +84,7 @@ func (ch *Chunks) ID(i int64) (plumbing.Hash, error) { return ch.cr.id(i) }
 func (ch *Chunks) Read(i int64) ([]byte, error) { return ch.cr.chunk(i) }
 
 // BlobID is Git's id of a blob holding data: equal ids, equal content.
-func BlobID(data []byte) plumbing.Hash {
-	h := sha1.New()
-	var hdr [32]byte
-	h.Write(strconv.AppendInt(append(hdr[:0], "blob "...), int64(len(data)), 10))
-	h.Write([]byte{0})
-	h.Write(data)
-	var out plumbing.Hash
-	h.Sum(out[:0])
-	return out
-}
+func BlobID(data []byte) plumbing.Hash { return objectID(typeBlob, data) }
 
 // WriteRange writes the ref's lines from..to (1-based, inclusive) to w,
 // reading only the chunks that hold them.
