@@ -72,9 +72,15 @@ func (c *Cache) resolveExtends(l *Loop, dir string, chain []string) (*Loop, erro
 		return nil, at(fmt.Sprintf("extends chain is over %d loops deep", maxExtendsDepth), "extend the baseline directly")
 	}
 	path := filepath.Join(dir, name+FileSuffix)
-	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+	info, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, at(fmt.Sprintf("extends %q, but there is no %s%s in %s", name, name, FileSuffix, dir),
 			"create that loop, or fix the name; a parent must be a loop in the same folder")
+	}
+	if err == nil {
+		if err := exactName(path, info); err != nil {
+			return nil, at(fmt.Sprintf("the parent loop %s does not load: %v", name, err), "fix the parent loop first")
+		}
 	}
 	parent, err := c.parseFile(path)
 	if err != nil {

@@ -208,6 +208,9 @@ func (c *Cache) LoadByName(dir, name string) (*Loop, error) {
 	case err != nil:
 		return nil, fileError(path, err)
 	}
+	if err := exactName(path, info); err != nil {
+		return nil, err
+	}
 	data, err := readChecked(path, info)
 	if err != nil {
 		return nil, err
@@ -217,4 +220,46 @@ func (c *Cache) LoadByName(dir, name string) (*Loop, error) {
 		return nil, err
 	}
 	return c.resolveExtends(l, filepath.Dir(path), nil)
+}
+
+// exactName refuses a loop file that the file system found under another
+// spelling. On a case-insensitive file system (macOS, Windows) opening
+// x.loop.md opens x.LOOP.md, a file that the loops listing, the warrant
+// diff and the CI gate do not take for a loop: its entries would be obeyed
+// unreviewed (docs/loop-format.md#file-names). Where the folder tells case
+// apart — the upper-case name is not the same file — nothing more is read;
+// elsewhere the folder's listing must hold the exact name.
+func exactName(path string, info fs.FileInfo) error {
+	dir, base := filepath.Split(path)
+	if alt, err := os.Lstat(filepath.Join(dir, strings.ToUpper(base))); err != nil || !os.SameFile(info, alt) {
+		return nil
+	}
+	ents, err := os.ReadDir(filepath.Clean(dir))
+	if err != nil {
+		return fileError(path, err)
+	}
+	names := make([]string, len(ents))
+	for i, e := range ents {
+		names[i] = e.Name()
+	}
+	return exactIn(path, base, names)
+}
+
+// exactIn is exactName's verdict on a folder listing.
+func exactIn(path, base string, names []string) error {
+	var other string
+	for _, n := range names {
+		if n == base {
+			return nil
+		}
+		if strings.EqualFold(n, base) {
+			other = n
+		}
+	}
+	if other == "" {
+		return &Error{File: path, Msg: "the loop file is not listed under its own name in its folder",
+			Hint: "rename the file to " + base + ", in lower case"}
+	}
+	return &Error{File: path, Msg: fmt.Sprintf("the loop file is named %s on disk, not %s: this file system ignores case, but only %s is a loop to the warrant diff and the CI gate", other, base, base),
+		Hint: fmt.Sprintf("rename it in Git: git mv %s %s", other, base)}
 }
