@@ -36,6 +36,10 @@ type Options struct {
 	RequireUserPresence bool
 	// Strict fails on gate warnings too.
 	Strict bool
+	// OtherGates are other project folders (slash-separated, relative to
+	// the root) that gates of their own compare: changes under them are
+	// not Unreviewed here.
+	OtherGates []string
 }
 
 // Report is the gate's whole finding.
@@ -50,6 +54,9 @@ type Report struct {
 	Lint       []lint.Finding // errors only
 	Gate       []GateWarning
 	Strict     bool
+	// Unreviewed are paths gitwarrant may read as a warrant that this
+	// gate does not compare (outside.go).
+	Unreviewed []Unreviewed
 	// LoopErrors are loop files of the merge base that did not parse.
 	LoopErrors []string
 }
@@ -70,7 +77,7 @@ func (r *Report) ChainOK() bool { return len(r.Findings) == 0 }
 
 // OK is the verdict: exit 0 when it holds.
 func (r *Report) OK() bool {
-	return len(r.Uncovered()) == 0 && r.ChainOK() && len(r.Lint) == 0 && (!r.Strict || len(r.Gate) == 0)
+	return len(r.Uncovered()) == 0 && r.ChainOK() && len(r.Lint) == 0 && len(r.Unreviewed) == 0 && (!r.Strict || len(r.Gate) == 0)
 }
 
 // ErrShallow is a clone too shallow to hold the merge base.
@@ -155,6 +162,9 @@ func Run(repo *gitx.Repo, opt Options) (*Report, error) {
 		return nil, err
 	}
 	if err := r.lint(repo, opt.ProjRel, plumbing.NewHash(mb), headC); err != nil {
+		return nil, err
+	}
+	if err := r.unreviewed(repo, opt.ProjRel, opt.OtherGates, plumbing.NewHash(mb), headC); err != nil {
 		return nil, err
 	}
 	if r.Gate, err = gateWarnings(repo, plumbing.NewHash(mb), headC); err != nil {

@@ -34,6 +34,9 @@ func (r *Report) Verdict() string {
 	if n := len(r.Lint); n > 0 {
 		why = append(why, fmt.Sprintf("%d lint error(s)", n))
 	}
+	if n := len(r.Unreviewed); n > 0 {
+		why = append(why, fmt.Sprintf("%d path(s) this gate does not compare", n))
+	}
 	if r.Strict && len(r.Gate) > 0 {
 		why = append(why, fmt.Sprintf("%d change(s) to the gate itself (--strict)", len(r.Gate)))
 	}
@@ -80,6 +83,12 @@ func (r *Report) Text(w io.Writer) {
 		fmt.Fprintln(w, "\nlint errors in head's loops")
 		for _, f := range r.Lint {
 			fmt.Fprintf(w, "  %s:%d: %s\n", f.File, f.Line, f.Msg)
+		}
+	}
+	if len(r.Unreviewed) > 0 {
+		fmt.Fprintln(w, "\nwarrant paths this gate does not compare")
+		for _, u := range r.Unreviewed {
+			fmt.Fprintf(w, "  ✗ %s: %s\n", u.Path, u.Why)
 		}
 	}
 	if len(r.Gate) > 0 {
@@ -143,6 +152,13 @@ func (r *Report) Markdown(w io.Writer, projRel string, maxAnnotated int) {
 			fmt.Fprintf(w, "- `%s:%d` %s\n", f.File, f.Line, f.Msg)
 		}
 	}
+	if len(r.Unreviewed) > 0 {
+		fmt.Fprintln(w, "\n### Warrant paths this gate does not compare")
+		fmt.Fprintln(w)
+		for _, u := range r.Unreviewed {
+			fmt.Fprintf(w, "- ❌ `%s` %s\n", u.Path, u.Why)
+		}
+	}
 	if len(r.Gate) > 0 {
 		fmt.Fprintln(w, "\n### Changes to the gate itself")
 		fmt.Fprintln(w)
@@ -167,6 +183,7 @@ type JSONReport struct {
 	Findings   []ChainFinding           `json:"chain_findings"`
 	Lint       []map[string]interface{} `json:"lint_errors"`
 	Gate       []GateWarning            `json:"gate_warnings"`
+	Unreviewed []Unreviewed             `json:"unreviewed"`
 	Strict     bool                     `json:"strict"`
 }
 
@@ -177,7 +194,7 @@ func (r *Report) JSON(w io.Writer) error {
 		return err
 	}
 	j := JSONReport{OK: r.OK(), Verdict: r.Verdict(), Base: r.Base, Head: r.Head, MergeBase: r.MergeBase, HeadCommit: r.HeadCommit,
-		Uncovered: len(r.Uncovered()), ChainOK: r.ChainOK(), Chains: r.Chains, Findings: r.Findings, Gate: r.Gate, Strict: r.Strict,
+		Uncovered: len(r.Uncovered()), ChainOK: r.ChainOK(), Chains: r.Chains, Findings: r.Findings, Gate: r.Gate, Unreviewed: r.Unreviewed, Strict: r.Strict,
 		Lint: []map[string]interface{}{}}
 	if err := json.Unmarshal(buf.Bytes(), &j.Warrants); err != nil {
 		return err
@@ -190,6 +207,9 @@ func (r *Report) JSON(w io.Writer) error {
 	}
 	if j.Gate == nil {
 		j.Gate = []GateWarning{}
+	}
+	if j.Unreviewed == nil {
+		j.Unreviewed = []Unreviewed{}
 	}
 	for _, f := range r.Lint {
 		j.Lint = append(j.Lint, map[string]interface{}{"file": f.File, "line": f.Line, "check": f.Check, "message": f.Msg})

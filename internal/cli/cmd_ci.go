@@ -13,12 +13,13 @@ import (
 type ciOpts struct {
 	base, head, format string
 	strict, presence   bool
+	otherGates         []string
 }
 
 func newCICmd(app *App) *cobra.Command {
 	var o ciOpts
 	cmd := &cobra.Command{
-		Use:   "ci [--base REV] [--head REV] [--format text|markdown|json] [--strict] [--require-user-presence]",
+		Use:   "ci [--base REV] [--head REV] [--format text|markdown|json] [--strict] [--require-user-presence] [--other-gate FOLDER]...",
 		Short: "the CI gate: fail a change that widens a warrant unsigned or breaks the record",
 		Long: `Compares the merge base of --base and --head with --head, reading loops,
 chains and allowed_signers from Git objects only (a bare or shallow clone
@@ -31,6 +32,10 @@ works when it holds the merge base) (docs/ci.md):
   - every Warrant-Head trailer of the commits names a head its commit's
     chain holds;
   - head's loops lint without errors;
+  - the change touches no other project folder (a .gitwarrant below or
+    beside this one, which agents working there would obey) unless
+    --other-gate names it, and no case variant of a warrant file such as
+    loops/x.LOOP.md, which a case-insensitive file system would open;
   - removing or weakening the gate itself warns (fails with --strict).
 
 Default base: the upstream branch. Default head: HEAD.
@@ -47,6 +52,7 @@ Exit status:
 	f.StringVar(&o.format, "format", "text", "text, markdown or json")
 	f.BoolVar(&o.strict, "strict", false, "fail when the change removes or weakens the gate itself")
 	f.BoolVar(&o.presence, "require-user-presence", false, "count only amends signed by FIDO keys (touch required)")
+	f.StringArrayVar(&o.otherGates, "other-gate", nil, "another project folder (e.g. services/api/.gitwarrant) that a gate of its own compares; repeatable")
 	return cmd
 }
 
@@ -94,7 +100,11 @@ func runCI(app *App, o ciOpts) error {
 	// within a bound (bench/ci.sh: a tenth of the gate's CPU time).
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(512 << 20)
-	rep, err := ci.Run(repo, ci.Options{Base: o.base, Head: o.head, ProjRel: projRel, Strict: o.strict, RequireUserPresence: o.presence})
+	others, err := ci.CleanOtherGates(o.otherGates, projRel)
+	if err != nil {
+		return Usagef("give each --other-gate as a project folder relative to the repository root, e.g. services/api/.gitwarrant", "%v", err)
+	}
+	rep, err := ci.Run(repo, ci.Options{Base: o.base, Head: o.head, ProjRel: projRel, Strict: o.strict, RequireUserPresence: o.presence, OtherGates: others})
 	if err != nil {
 		return Failf("%v", err)
 	}

@@ -100,7 +100,12 @@ func Run(ctx context.Context, a *githubactions.Action) int {
 	}
 	strict, presence := truthy(in("strict")), truthy(in("require-user-presence"))
 	projRel := ".gitwarrant"
-	rep, err := ci.Run(repo, ci.Options{Base: base, Head: head, ProjRel: projRel, Strict: strict, RequireUserPresence: presence})
+	others, err := ci.CleanOtherGates(strings.Fields(in("other-gates")), projRel)
+	if err != nil {
+		a.Errorf("the other-gates input: %v", err)
+		return 1
+	}
+	rep, err := ci.Run(repo, ci.Options{Base: base, Head: head, ProjRel: projRel, Strict: strict, RequireUserPresence: presence, OtherGates: others})
 	if err != nil {
 		a.Errorf("gitwarrant ci: %v", err)
 		return 1
@@ -118,6 +123,9 @@ func Run(ctx context.Context, a *githubactions.Action) int {
 	}
 	for _, f := range rep.Findings {
 		a.WithFieldsMap(map[string]string{"title": "record chain " + f.Reason}).Errorf("%s seq %d at commit %s: %s", f.Chain, f.Seq, f.Commit, f.Detail)
+	}
+	for _, u := range rep.Unreviewed {
+		a.WithFieldsMap(map[string]string{"file": u.Path, "title": "a warrant path this gate does not compare"}).Errorf("%s", u.Why)
 	}
 	for _, g := range rep.Gate {
 		fields := map[string]string{"file": g.File, "title": "the gitwarrant gate is weakened"}

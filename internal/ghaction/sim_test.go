@@ -337,4 +337,29 @@ func TestActionSimulated(t *testing.T) {
 	if res.code != 1 || res.outputs["uncovered"] != "1" {
 		t.Fatalf("push: exit %d outputs %v\n%s", res.code, res.outputs, res.stdout)
 	}
+
+	// A branch that adds a project folder of its own below the root's:
+	// annotated and failed, unless the other-gates input names it.
+	git("checkout", "-q", "-b", "nested", "main")
+	os.MkdirAll(filepath.Join(ws, "svc/.gitwarrant/loops"), 0o755)
+	os.WriteFile(filepath.Join(ws, "svc/.gitwarrant/loops/deploy.loop.md"), []byte(loop), 0o644)
+	git("add", "-A")
+	git("commit", "-q", "-m", "a project in svc")
+	nested := event("push-old", map[string]any{"before": baseSHA, "after": git("rev-parse", "HEAD"),
+		"repository": map[string]any{"default_branch": "main"}})
+	res = r.run(nested, map[string]string{"comment": "off"}, "write-token")
+	if want := "::error file=svc/.gitwarrant,title=a warrant path this gate does not compare::another project folder"; res.code != 1 || !strings.Contains(res.stdout, want) {
+		t.Fatalf("nested project: exit %d, want 1 and %q in\n%s", res.code, want, res.stdout)
+	}
+	if !strings.Contains(res.summary, "1 path(s) this gate does not compare") {
+		t.Fatalf("nested project summary:\n%s", res.summary)
+	}
+	res = r.run(nested, map[string]string{"comment": "off", "other-gates": "svc/.gitwarrant\n"}, "write-token")
+	if res.code != 0 {
+		t.Fatalf("nested project named in other-gates: exit %d\n%s", res.code, res.stdout)
+	}
+	res = r.run(nested, map[string]string{"comment": "off", "other-gates": "svc"}, "write-token")
+	if res.code != 1 || !strings.Contains(res.stdout, "the other-gates input: --other-gate \"svc\" does not name a .gitwarrant folder") {
+		t.Fatalf("a bad other-gates input: exit %d\n%s", res.code, res.stdout)
+	}
 }
