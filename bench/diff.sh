@@ -3,9 +3,11 @@
 # between two revisions of a repository with 100 loops and a large record,
 # against `git diff --stat <base> <head> -- .gitwarrant/loops`, in one run.
 # head changes 10 loops: 5 by signed amends (so the diff verifies 5 new
-# amend entries) and 5 by hand (unsigned widenings and narrowings). It is
-# timed twice: as built (the loops and the head commit loose), then after
-# `git gc` (everything packed, as in a repository in use or a clone).
+# amend entries) and 5 by hand (unsigned widenings and narrowings); `one`,
+# the first amend's commit, changes one loop by one signed amend (a
+# typical pull request). Each is timed twice: as built (the loops and the
+# head commit loose), then after `git gc` (everything packed, as in a
+# repository in use or a clone).
 #
 # Aim: diff < 2× git diff --stat + the time to verify the 5 new amends.
 # That time is the Go verification inside the diff (ssh-keygen's would be
@@ -81,6 +83,7 @@ echo "base: $(cat .gitwarrant/record/"$writer"/*.jsonl | wc -c) bytes of record 
 
 for n in 001 002 003 004 005; do
   "$gw" amend "task-$n" send "a tagged release of widget$n" --yes --key "$work/key" >/dev/null 2>&1
+  [ "$n" = 001 ] && git tag one
 done
 for n in 006 007 008 009 010; do
   sed -e "s/ask: \[deploying widget$n, /ask: [/" -e "s/read: \[source code, /read: [source code, the wiki, /" \
@@ -93,8 +96,16 @@ git tag head
 set -- "floor=:" "git=git diff --stat base head -- .gitwarrant/loops" \
   "diff=$gw diff base head" "worktree=$gw diff base" "version=$gw version"
 [ -n "${BEFORE:-}" ] && set -- "$@" "diff-before=$BEFORE diff base head" "worktree-before=$BEFORE diff base"
+one() {
+  set -- "floor=:" "git=git diff --stat base one -- .gitwarrant/loops" "diff=$gw diff base one"
+  [ -n "${BEFORE:-}" ] && set -- "$@" "diff-before=$BEFORE diff base one"
+  "$work/interleave" -runs "$runs" -warmup 3 -floor floor -ref git "$@"
+}
 echo "## gitwarrant diff vs git diff --stat (100 loops, $entries-entry record, loose loops, $runs interleaved rounds)"
 "$work/interleave" -runs "$runs" -warmup 3 -floor floor -ref git "$@"
+echo
+echo "## one amended loop (base..one), loose"
+one
 
 # The same repository after `git gc`: the state of a repository in use
 # (and of every clone), every object in a pack.
@@ -102,3 +113,6 @@ git gc -q
 echo
 echo "## the same, after git gc (every object packed)"
 "$work/interleave" -runs "$runs" -warmup 3 -floor floor -ref git "$@"
+echo
+echo "## one amended loop (base..one), after git gc"
+one
