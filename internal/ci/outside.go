@@ -9,6 +9,7 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/project"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -29,10 +30,12 @@ var projectNames = []string{"loops", "record", "record.jsonl", "allowed_signers"
 // the subtrees whose ids differ, as `git diff` does — for two kinds of
 // path the comparison would otherwise never see:
 //
-//   - another project folder: a directory named .gitwarrant (in any case)
-//     other than projRel. An agent working below it finds it first by
-//     walking up, and takes its warrant from there. Folders in others are
-//     compared by gates of their own and are left out.
+//   - another project folder: a directory named .gitwarrant or docket's
+//     .docket (in any case) other than projRel — both are what the project
+//     finder takes (internal/project). An agent working below it finds it
+//     first by walking up, and takes its warrant from there. Folders in
+//     others are compared by gates of their own and are left out, and so
+//     is a .docket beside a compared .gitwarrant, which wins there.
 //   - a case variant, inside projRel, of a name gitwarrant reads: `LOOPS`
 //     for loops, `x.LOOP.md` for x.loop.md. The diff reads exact names, a
 //     case-insensitive file system opens the variant.
@@ -96,8 +99,8 @@ func (r *Report) walkChanged(repo *gitx.Repo, projRel string, others []string, d
 		}
 		p := path.Join(dir, n)
 		switch {
-		case strings.EqualFold(n, ".gitwarrant") && p != projRel:
-			if !slices.Contains(others, p) {
+		case isProjectFolder(n) && p != projRel:
+			if !slices.Contains(others, p) && !shadowed(n, dir, projRel, eb) {
 				r.Unreviewed = append(r.Unreviewed, Unreviewed{Path: p, Why: fmt.Sprintf(
 					"another project folder: an agent working in %s takes its warrant from here, and this gate compares %s only — compare it in a gate of its own (gitwarrant ci --dir %s) and name it here with --other-gate %s, or remove it",
 					orRoot(dir), projRel, orRoot(dir), p)})
@@ -176,6 +179,20 @@ func caseVariant(got, want string) Unreviewed {
 		"%s in other case: the diff reads %s only, but a case-insensitive file system (macOS, Windows) opens this file for it — rename it to %s or remove it", path.Base(want), want, path.Base(want))}
 }
 
+// isProjectFolder reports whether name is one the project finder takes
+// for a project folder on some file system.
+func isProjectFolder(name string) bool {
+	return strings.EqualFold(name, project.DirName) || strings.EqualFold(name, project.LegacyDirName)
+}
+
+// shadowed reports whether name, in folder dir whose head entries are
+// head, is a .docket beside the compared .gitwarrant: the finder takes
+// .gitwarrant first there and never reads it, so moving off docket is no
+// business of this check.
+func shadowed(name, dir, projRel string, head map[string]treeEntry) bool {
+	return strings.EqualFold(name, project.LegacyDirName) && path.Join(dir, project.DirName) == projRel && head[project.DirName].tree
+}
+
 func treeOf(e treeEntry) plumbing.Hash {
 	if e.tree {
 		return e.id
@@ -191,7 +208,8 @@ func orRoot(dir string) string {
 }
 
 // CleanOtherGates checks --other-gate folders: each a clean relative path
-// whose last part is exactly .gitwarrant, not the compared folder itself.
+// whose last part is exactly .gitwarrant (or docket's .docket), not the
+// compared folder itself.
 func CleanOtherGates(in []string, projRel string) ([]string, error) {
 	var out []string
 	for _, g := range in {
@@ -199,7 +217,7 @@ func CleanOtherGates(in []string, projRel string) ([]string, error) {
 		switch {
 		case p == "" || path.IsAbs(p) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../"):
 			return nil, fmt.Errorf("--other-gate %q is not a clean path relative to the repository root", g)
-		case path.Base(p) != ".gitwarrant":
+		case path.Base(p) != project.DirName && path.Base(p) != project.LegacyDirName:
 			return nil, fmt.Errorf("--other-gate %q does not name a .gitwarrant folder", g)
 		case p == projRel:
 			return nil, fmt.Errorf("--other-gate %q is the folder this gate compares", g)
