@@ -12,8 +12,9 @@ import (
 const zeroID = "0000000000000000000000000000000000000000"
 
 func newHookPrePushCmd(app *App) *cobra.Command {
-	return &cobra.Command{
-		Use:   "pre-push <remote> <url>",
+	var otherGates []string
+	cmd := &cobra.Command{
+		Use:   "pre-push [--other-gate FOLDER]... <remote> <url>",
 		Short: "git pre-push: run the CI gate on what is pushed, against what the remote holds",
 		Long: `Run by the pre-push git hook that ` + "`install --pre-push`" + ` writes. For each
 ref pushed (read from stdin as git gives them), runs the CI gate with the
@@ -33,6 +34,10 @@ Exit status:
 			if err != nil {
 				return err
 			}
+			others, err := ci.CleanOtherGates(otherGates, projRel)
+			if err != nil {
+				return Usagef("give each --other-gate as a project folder relative to the repository root, e.g. services/api/.gitwarrant", "%v", err)
+			}
 			failed := false
 			sc := bufio.NewScanner(app.IO.In)
 			for sc.Scan() {
@@ -48,7 +53,7 @@ Exit status:
 					fmt.Fprintf(app.IO.Err, "gitwarrant: %s: nothing to compare with (%s is not here); the gate runs in CI\n", f[2], base)
 					continue
 				}
-				rep, err := ci.Run(repo, ci.Options{Base: base, Head: f[1], ProjRel: projRel})
+				rep, err := ci.Run(repo, ci.Options{Base: base, Head: f[1], ProjRel: projRel, OtherGates: others})
 				if err != nil {
 					return &ExitError{Code: ExitError1, Err: fmt.Errorf("pre-push %s: %w", f[2], err), Hint: "`git push --no-verify` skips this check; CI runs it again"}
 				}
@@ -64,4 +69,6 @@ Exit status:
 			return nil
 		},
 	}
+	cmd.Flags().StringArrayVar(&otherGates, "other-gate", nil, "another project folder (e.g. services/api/.gitwarrant) that a gate of its own compares; repeatable (docs/ci.md#one-project-folder)")
+	return cmd
 }
