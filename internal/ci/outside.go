@@ -39,6 +39,29 @@ var projectNames = []string{"loops", "record", "record.jsonl", "allowed_signers"
 //   - a case variant, inside projRel, of a name gitwarrant reads: `LOOPS`
 //     for loops, `x.LOOP.md` for x.loop.md. The diff reads exact names, a
 //     case-insensitive file system opens the variant.
+//
+// fsFold is name as a file system that is lax about names may take it:
+// without the code points HFS+ ignores in a name (the zero-width and
+// direction marks git refuses in .git for the same reason), without the
+// trailing dots and spaces Windows drops, and with the Turkish ı and İ,
+// which an upper-casing or lower-casing compare folds into i, made i.
+// Case itself is left to strings.EqualFold.
+func fsFold(name string) string {
+	name = strings.Map(func(r rune) rune {
+		switch {
+		case r >= 0x200c && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x206a && r <= 0x206f, r == 0xfeff:
+			return -1
+		case r == 'ı' || r == 'İ':
+			return 'i'
+		}
+		return r
+	}, name)
+	return strings.TrimRight(name, ". ")
+}
+
+// sameName reports whether a file system may open name for want.
+func sameName(name, want string) bool { return strings.EqualFold(fsFold(name), want) }
+
 func (r *Report) unreviewed(repo *gitx.Repo, projRel string, others []string, mb, head plumbing.Hash) error {
 	mt, err := repo.TreeAt(mb, "")
 	if err != nil {
@@ -129,7 +152,7 @@ func (r *Report) projectCase(repo *gitx.Repo, projRel string, x, y treeEntry) er
 	}
 	base, head, err := eachChanged(repo, x, y, func(n string) {
 		for _, want := range projectNames {
-			if n != want && strings.EqualFold(n, want) {
+			if n != want && sameName(n, want) {
 				r.Unreviewed = append(r.Unreviewed, caseVariant(path.Join(projRel, n), path.Join(projRel, want)))
 			}
 		}
@@ -167,7 +190,7 @@ func eachChanged(repo *gitx.Repo, x, y treeEntry, fn func(name string)) (map[str
 // loopVariant reports whether name is a loop file's name in other case
 // (`x.LOOP.md`, `X.loop.md`), and the loop file's name it stands for.
 func loopVariant(name string) (string, bool) {
-	low := strings.ToLower(name)
+	low := strings.ToLower(fsFold(name))
 	if low == name || !strings.HasSuffix(low, loops.FileSuffix) {
 		return "", false
 	}
@@ -175,14 +198,18 @@ func loopVariant(name string) (string, bool) {
 }
 
 func caseVariant(got, want string) Unreviewed {
+	if strings.EqualFold(path.Base(got), path.Base(want)) {
+		return Unreviewed{Path: got, Why: fmt.Sprintf(
+			"%s in other case: the diff reads %s only, but a case-insensitive file system (macOS, Windows) opens this file for it — rename it to %s or remove it", path.Base(want), want, path.Base(want))}
+	}
 	return Unreviewed{Path: got, Why: fmt.Sprintf(
-		"%s in other case: the diff reads %s only, but a case-insensitive file system (macOS, Windows) opens this file for it — rename it to %s or remove it", path.Base(want), want, path.Base(want))}
+		"%s in another spelling: the diff reads %s only, but a file system that ignores case, invisible code points (HFS+) or trailing dots and spaces (Windows) opens this file for it — rename it to %s or remove it", path.Base(want), want, path.Base(want))}
 }
 
 // isProjectFolder reports whether name is one the project finder takes
 // for a project folder on some file system.
 func isProjectFolder(name string) bool {
-	return strings.EqualFold(name, project.DirName) || strings.EqualFold(name, project.LegacyDirName)
+	return sameName(name, project.DirName) || sameName(name, project.LegacyDirName)
 }
 
 // shadowed reports whether name, in folder dir whose head entries are
@@ -190,7 +217,7 @@ func isProjectFolder(name string) bool {
 // .gitwarrant first there and never reads it, so moving off docket is no
 // business of this check.
 func shadowed(name, dir, projRel string, head map[string]treeEntry) bool {
-	return strings.EqualFold(name, project.LegacyDirName) && path.Join(dir, project.DirName) == projRel && head[project.DirName].tree
+	return sameName(name, project.LegacyDirName) && path.Join(dir, project.DirName) == projRel && head[project.DirName].tree
 }
 
 func treeOf(e treeEntry) plumbing.Hash {
