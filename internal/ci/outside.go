@@ -36,6 +36,10 @@ var projectNames = []string{"loops", "record", "record.jsonl", "allowed_signers"
 //     first by walking up, and takes its warrant from there. Folders in
 //     others are compared by gates of their own and are left out, and so
 //     is a .docket beside a compared .gitwarrant, which wins there.
+//   - a submodule added or moved to another commit: what it holds is
+//     another repository's, which the gate cannot read, and agents
+//     working in it obey any project folder there. Naming its
+//     .gitwarrant (or .docket) in others says its own repository gates it.
 //   - a case variant, inside projRel, of a name gitwarrant reads: `LOOPS`
 //     for loops, `x.LOOP.md` for x.loop.md. The diff reads exact names, a
 //     case-insensitive file system opens the variant.
@@ -71,19 +75,20 @@ func (r *Report) unreviewed(repo *gitx.Repo, projRel string, others []string, mb
 	if err != nil {
 		return err
 	}
-	return r.walkChanged(repo, projRel, others, "", treeEntry{mt, true}, treeEntry{ht, true})
+	return r.walkChanged(repo, projRel, others, "", treeEntry{id: mt, tree: true}, treeEntry{id: ht, tree: true})
 }
 
 type treeEntry struct {
 	id   plumbing.Hash
 	tree bool
+	sub  bool // a submodule (gitlink): a commit of another repository
 }
 
 // entries lists tree h (zero: none) by name.
 func entries(repo *gitx.Repo, h plumbing.Hash) (map[string]treeEntry, error) {
 	out := map[string]treeEntry{}
 	err := repo.EachTreeEntry(h, func(mode, name []byte, id plumbing.Hash) error {
-		out[string(name)] = treeEntry{id, gitx.IsTreeMode(mode)}
+		out[string(name)] = treeEntry{id, gitx.IsTreeMode(mode), string(mode) == "160000"}
 		return nil
 	})
 	return out, err
@@ -128,6 +133,11 @@ func (r *Report) walkChanged(repo *gitx.Repo, projRel string, others []string, d
 					"another project folder: an agent working in %s takes its warrant from here, and this gate compares %s only — compare it in a gate of its own (gitwarrant ci --dir %s) and name it here with --other-gate %s, or remove it",
 					orRoot(dir), projRel, orRoot(dir), p)})
 			}
+			continue
+		case y.sub && !slices.Contains(others, path.Join(p, project.DirName)) && !slices.Contains(others, path.Join(p, project.LegacyDirName)):
+			r.Unreviewed = append(r.Unreviewed, Unreviewed{Path: p, Why: fmt.Sprintf(
+				"a submodule: an agent working in %s takes its warrant from any project folder its commit holds, which is not in this repository and this gate cannot read — compare it in a gate in the submodule's own repository and name it here with --other-gate %s, or remove it",
+				p, path.Join(p, project.DirName))})
 			continue
 		case p == projRel:
 			if err := r.projectCase(repo, projRel, x, y); err != nil {
