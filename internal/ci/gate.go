@@ -29,9 +29,11 @@ var (
 	// switch it off, and knobs whose removal weakens it. Naming another
 	// project folder (other-gates, --other-gate, or one more folder in the
 	// list) leaves that folder out of the gate: the workflow a pull request
-	// runs is the one it changes (docs/ci.md#one-project-folder).
+	// runs is the one it changes (docs/ci.md#one-project-folder). So does
+	// GITWARRANT_DIR or DOCKET_DIR (Claude Code's settings env, a hook
+	// line): the hook takes its project from there before walking up.
 	weakenAdd = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^\s*-?\s*(continue-on-error\s*:\s*(true|\$\{\{)|if\s*:|strict\s*:\s*(false|'false'|"false")|require-user-presence\s*:\s*(false|'false'|"false")|fail_fast\s*:|skip\s*:|SKIP\s*[:=]|exclude\s*:|other-gates\s*:|.*--other-gate|\S*/\.(gitwarrant|docket)/?\s*$)`)
+		return regexp.MustCompile(`^\s*-?\s*(continue-on-error\s*:\s*(true|\$\{\{)|if\s*:|strict\s*:\s*(false|'false'|"false")|require-user-presence\s*:\s*(false|'false'|"false")|fail_fast\s*:|skip\s*:|SKIP\s*[:=]|exclude\s*:|other-gates\s*:|.*--other-gate|.*\b(GITWARRANT|DOCKET)_DIR\b|\S*/\.(gitwarrant|docket)/?\s*$)`)
 	})
 	weakenRemove = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^\s*-?\s*(strict|require-user-presence|fetch-depth)\s*:`)
