@@ -35,7 +35,7 @@ var projectNames = []string{"loops", "record", "record.jsonl", "allowed_signers"
 //     finder takes (internal/project). An agent working below it finds it
 //     first by walking up, and takes its warrant from there. Folders in
 //     others are compared by gates of their own and are left out, and so
-//     is a .docket beside a compared .gitwarrant, which wins there.
+//     is a .docket deleted beside the compared .gitwarrant (movedOff).
 //   - a submodule added or moved to another commit: what it holds is
 //     another repository's, which the gate cannot read, and agents
 //     working in it obey any project folder there. Naming its
@@ -128,7 +128,7 @@ func (r *Report) walkChanged(repo *gitx.Repo, projRel string, others []string, d
 		p := path.Join(dir, n)
 		switch {
 		case isProjectFolder(n) && p != projRel:
-			if !slices.Contains(others, p) && !shadowed(n, dir, projRel, eb) {
+			if !slices.Contains(others, p) && !movedOff(n, dir, projRel, y, eb) {
 				r.Unreviewed = append(r.Unreviewed, Unreviewed{Path: p, Why: fmt.Sprintf(
 					"another project folder: an agent working in %s takes its warrant from here, and this gate compares %s only — compare it in a gate of its own (gitwarrant ci --dir %s) and name it here with --other-gate %s, or remove it",
 					orRoot(dir), projRel, orRoot(dir), p)})
@@ -222,12 +222,13 @@ func isProjectFolder(name string) bool {
 	return sameName(name, project.DirName) || sameName(name, project.LegacyDirName)
 }
 
-// shadowed reports whether name, in folder dir whose head entries are
-// head, is a .docket beside the compared .gitwarrant: the finder takes
-// .gitwarrant first there and never reads it, so moving off docket is no
-// business of this check.
-func shadowed(name, dir, projRel string, head map[string]treeEntry) bool {
-	return sameName(name, project.LegacyDirName) && path.Join(dir, project.DirName) == projRel && head[project.DirName].tree
+// movedOff reports whether name, in folder dir whose head entries are
+// head, is a .docket deleted beside the compared .gitwarrant: walking up
+// takes .gitwarrant first there, and DOCKET_DIR naming the deleted folder
+// finds nothing, so moving off docket gives no warrant. Adding to or
+// editing such a .docket is not left out: DOCKET_DIR may name it.
+func movedOff(name, dir, projRel string, y treeEntry, head map[string]treeEntry) bool {
+	return y == treeEntry{} && sameName(name, project.LegacyDirName) && path.Join(dir, project.DirName) == projRel && head[project.DirName].tree
 }
 
 func treeOf(e treeEntry) plumbing.Hash {
@@ -258,6 +259,8 @@ func CleanOtherGates(in []string, projRel string) ([]string, error) {
 			return nil, fmt.Errorf("--other-gate %q does not name a .gitwarrant folder", g)
 		case p == projRel:
 			return nil, fmt.Errorf("--other-gate %q is the folder this gate compares", g)
+		case path.Dir(p) == path.Dir(projRel):
+			return nil, fmt.Errorf("--other-gate %q is beside the folder this gate compares (%s): the finder takes one or the other there, and this gate compares both", g, projRel)
 		}
 		out = append(out, p)
 	}
