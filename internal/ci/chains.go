@@ -30,6 +30,14 @@ type piece struct {
 // segment files, at two revisions and at every pinning commit.
 func layout(repo *gitx.Repo, c plumbing.Hash, projRel string) (map[string][]piece, error) {
 	out := map[string][]piece{}
+	recRel := path.Join(projRel, "record")
+	if nt, err := repo.NonTreeAt(c, recRel); err != nil || nt != "" {
+		if err != nil {
+			return nil, err
+		}
+		// a checkout follows a link there, to what the gate does not read
+		return nil, fmt.Errorf("commit %s: %s is a symbolic link, a file or a submodule, not a folder: the warrant and the record are read from Git, where a checkout would read what it points at — make %s a folder", c.String()[:12], nt, nt)
+	}
 	top, err := repo.DirAt(c, projRel)
 	if err != nil {
 		return nil, err
@@ -37,7 +45,6 @@ func layout(repo *gitx.Repo, c plumbing.Hash, projRel string) (map[string][]piec
 	if id, ok := top["record.jsonl"]; ok {
 		out["record"] = append(out["record"], piece{from: 1, id: id, path: path.Join(projRel, "record.jsonl"), single: true})
 	}
-	recRel := path.Join(projRel, "record")
 	rs, err := repo.DirAt(c, recRel)
 	if err != nil {
 		return nil, err

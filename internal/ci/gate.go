@@ -20,15 +20,26 @@ type GateWarning struct {
 	What string `json:"what"`
 }
 
+// claudeLocal is Claude Code's per-clone settings, read over
+// .claude/settings.json: meant to stay out of Git, but checked out like any
+// file once a change commits it, and there it can switch the hook off
+// (disableAllHooks) or point it elsewhere (env).
+const claudeLocal = ".claude/settings.local.json"
+
 // gateDirs and gateFiles are where the gate is wired: the Claude Code
 // hook, hook managers' configuration, husky's hooks and the workflows.
 var (
-	gateFiles = []string{".claude/settings.json", "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", ".pre-commit-config.yaml"}
+	gateFiles = []string{".claude/settings.json", claudeLocal, "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", ".pre-commit-config.yaml"}
 	gateDirs  = []string{".husky", ".github/workflows"}
 	// weakeners are lines whose addition to a file wiring the gate can
-	// switch it off, and knobs whose removal weakens it.
+	// switch it off, and knobs whose removal weakens it. Naming another
+	// project folder (other-gates, --other-gate, or one more folder in the
+	// list) leaves that folder out of the gate: the workflow a pull request
+	// runs is the one it changes (docs/ci.md#one-project-folder). So does
+	// GITWARRANT_DIR or DOCKET_DIR (Claude Code's settings env, a hook
+	// line): the hook takes its project from there before walking up.
 	weakenAdd = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^\s*-?\s*(continue-on-error\s*:\s*(true|\$\{\{)|if\s*:|strict\s*:\s*(false|'false'|"false")|require-user-presence\s*:\s*(false|'false'|"false")|fail_fast\s*:|skip\s*:|SKIP\s*[:=]|exclude\s*:)`)
+		return regexp.MustCompile(`^\s*-?\s*(continue-on-error\s*:\s*(true|\$\{\{)|if\s*:|strict\s*:\s*(false|'false'|"false")|require-user-presence\s*:\s*(false|'false'|"false")|fail_fast\s*:|skip\s*:|SKIP\s*[:=]|exclude\s*:|.*"disableAllHooks"|other-gates\s*:|.*--other-gate|.*\b(GITWARRANT|DOCKET)_DIR\b|\S*/\.(gitwarrant|docket)/?\s*$)`)
 	})
 	weakenRemove = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^\s*-?\s*(strict|require-user-presence|fetch-depth)\s*:`)
@@ -52,7 +63,13 @@ func gateWarnings(repo *gitx.Repo, mb, head plumbing.Hash) ([]GateWarning, error
 		names = append(names, p)
 	}
 	sort.Strings(names)
+	if hid, ok := hd[claudeLocal]; ok && hid != base[claudeLocal] && wired(repo, base[".claude/settings.json"]) {
+		out = append(out, GateWarning{File: claudeLocal, What: "commits Claude Code's per-clone settings, read over .claude/settings.json, where they can switch the gitwarrant hook off (disableAllHooks) or point it elsewhere (env) — keep it out of Git"})
+	}
 	for _, p := range names {
+		if p == claudeLocal {
+			continue // above
+		}
 		bb, err := repo.Blob(base[p])
 		if err != nil {
 			continue // a folder, not a file
@@ -86,6 +103,15 @@ func gateWarnings(repo *gitx.Repo, mb, head plumbing.Hash) ([]GateWarning, error
 		}
 	}
 	return out, nil
+}
+
+// wired reports whether blob id (empty: none) mentions gitwarrant.
+func wired(repo *gitx.Repo, id string) bool {
+	if id == "" {
+		return false
+	}
+	b, err := repo.Blob(id)
+	return err == nil && mentionsGate(b)
 }
 
 func mentionsGate(b []byte) bool { return strings.Contains(strings.ToLower(string(b)), "gitwarrant") }

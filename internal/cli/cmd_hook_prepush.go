@@ -69,6 +69,6 @@ Exit status:
 			return nil
 		},
 	}
-	cmd.Flags().StringArrayVar(&otherGates, "other-gate", nil, "another project folder that a gate of its own compares, as in `ci`; repeatable (add it to the hook's line)")
+	cmd.Flags().StringArrayVar(&otherGates, "other-gate", nil, "another project folder (e.g. services/api/.gitwarrant) that a gate of its own compares; repeatable (docs/ci.md#one-project-folder)")
 	return cmd
 }
