@@ -5,7 +5,8 @@
 # head changes 10 loops: 5 by signed amends (so the diff verifies 5 new
 # amend entries) and 5 by hand (unsigned widenings and narrowings); `one`,
 # the first amend's commit, changes one loop by one signed amend (a
-# typical pull request). Each is timed twice: as built (the loops and the
+# typical pull request; diff-1 against git-1, in the same rounds). Each is
+# timed twice: as built (the loops and the
 # head commit loose), then after `git gc` (everything packed, as in a
 # repository in use or a clone).
 #
@@ -94,25 +95,19 @@ git tag head
 "$gw" diff base head | tail -1 >&2
 
 set -- "floor=:" "git=git diff --stat base head -- .gitwarrant/loops" \
-  "diff=$gw diff base head" "worktree=$gw diff base" "version=$gw version"
-[ -n "${BEFORE:-}" ] && set -- "$@" "diff-before=$BEFORE diff base head" "worktree-before=$BEFORE diff base"
-one() {
-  set -- "floor=:" "git=git diff --stat base one -- .gitwarrant/loops" "diff=$gw diff base one"
-  [ -n "${BEFORE:-}" ] && set -- "$@" "diff-before=$BEFORE diff base one"
-  "$work/interleave" -runs "$runs" -warmup 3 -floor floor -ref git "$@"
-}
+  "diff=$gw diff base head" "worktree=$gw diff base" "version=$gw version" \
+  "git-1=git diff --stat base one -- .gitwarrant/loops" "diff-1=$gw diff base one"
+[ -n "${BEFORE:-}" ] && set -- "$@" "diff-before=$BEFORE diff base head" "worktree-before=$BEFORE diff base" \
+  "diff-1-before=$BEFORE diff base one"
+# diff-1 (and its before) is against git-1: one loop, one amend
+against=diff-1:git-1
+[ -n "${BEFORE:-}" ] && against="$against,diff-1-before:git-1"
 echo "## gitwarrant diff vs git diff --stat (100 loops, $entries-entry record, loose loops, $runs interleaved rounds)"
-"$work/interleave" -runs "$runs" -warmup 3 -floor floor -ref git "$@"
-echo
-echo "## one amended loop (base..one), loose"
-one
+"$work/interleave" -runs "$runs" -warmup 3 -floor floor -ref git -against "$against" "$@"
 
 # The same repository after `git gc`: the state of a repository in use
 # (and of every clone), every object in a pack.
 git gc -q
 echo
 echo "## the same, after git gc (every object packed)"
-"$work/interleave" -runs "$runs" -warmup 3 -floor floor -ref git "$@"
-echo
-echo "## one amended loop (base..one), after git gc"
-one
+"$work/interleave" -runs "$runs" -warmup 3 -floor floor -ref git -against "$against" "$@"

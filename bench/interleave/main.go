@@ -7,7 +7,10 @@
 // from rusage, which waiting for a CPU does not inflate) with their ratios
 // to a reference command, net of a floor command (the shell's own cost).
 //
-//	interleave [-runs N] [-warmup W] [-stdin FILE] [-ref NAME] [-floor NAME] NAME=COMMAND…
+//	interleave [-runs N] [-warmup W] [-stdin FILE] [-ref NAME] [-floor NAME] [-against NAME:REF,…] NAME=COMMAND…
+//
+// -against gives a command a reference of its own (its ratio cells then
+// name it), for two comparisons measured in the same rounds.
 //
 // Each COMMAND runs under `sh -c`, with stdin from FILE (or /dev/null).
 // Output is a Markdown table; -json FILE also writes the medians.
@@ -42,6 +45,7 @@ func main() {
 	ref := flag.String("ref", "", "name of the reference command (default: the first after the floor)")
 	floor := flag.String("floor", "", "name of the floor command subtracted from every other (e.g. sh -c ':')")
 	jsonOut := flag.String("json", "", "also write the medians as JSON to this file")
+	against := flag.String("against", "", "NAME:REF pairs, comma-separated: the reference of command NAME is REF")
 	flag.Parse()
 	var cmds []*cmd
 	for _, a := range flag.Args() {
@@ -74,6 +78,17 @@ func main() {
 				break
 			}
 		}
+	}
+	refOf := map[*cmd]*cmd{}
+	for _, pair := range strings.Split(*against, ",") {
+		if pair == "" {
+			continue
+		}
+		name, r, ok := strings.Cut(pair, ":")
+		if !ok || find(name) == nil || find(r) == nil {
+			fail("-against %q is not NAME:REF with both named commands", pair)
+		}
+		refOf[find(name)] = find(r)
 	}
 	order := make([]int, len(cmds))
 	for i := range order {
@@ -117,8 +132,12 @@ func main() {
 			fmt.Printf("| %s (floor) | %.2f | %.2f | | |\n", c.Name, c.WallMS, c.CPUMS)
 			continue
 		}
-		fmt.Printf("| %s | %.2f | %.2f | %.2f× | %.2f× |\n", c.Name, net(c, true), net(c, false),
-			net(c, true)/net(rc, true), net(c, false)/net(rc, false))
+		r, which := rc, ""
+		if o, ok := refOf[c]; ok {
+			r, which = o, " "+o.Name
+		}
+		fmt.Printf("| %s | %.2f | %.2f | %.2f×%s | %.2f×%s |\n", c.Name, net(c, true), net(c, false),
+			net(c, true)/net(r, true), which, net(c, false)/net(r, false), which)
 	}
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(cmds, "", "  ")
