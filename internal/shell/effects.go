@@ -138,18 +138,9 @@ type effectFunc func(e *effects, args []Word, texts []string)
 // effectTable maps a command name to the paths it reads, writes or
 // deletes. It is built on first use, not at start-up: a process that never
 // reads a shell command does not pay for it (docs/threat-model.md#cost).
-func effectTable() map[string]effectFunc {
-	effectTableOnce.Do(func() { effectTableMap = buildEffectTable() })
-	return effectTableMap
-}
+func effectTable() map[string]effectFunc { return effectTableLazy.get(buildEffectTable) }
 
-// effectTableOnce guards effectTableMap. A sync.Once, not sync.OnceValue:
-// the table's functions reach effectTable again, which a package-level
-// initialiser may not (an initialisation cycle).
-var (
-	effectTableOnce sync.Once
-	effectTableMap  map[string]effectFunc
-)
+var effectTableLazy lazyTable[effectFunc]
 
 func buildEffectTable() map[string]effectFunc {
 	return map[string]effectFunc{

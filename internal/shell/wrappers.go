@@ -13,18 +13,23 @@ type wrapperFunc func(w *walker, idx int, args []Word, texts []string)
 // wrappers maps a command name to how the command it runs is found. See
 // docs/shell.md#wrappers. It is built on first use, not at start-up
 // (docs/threat-model.md#cost).
-func wrappers() map[string]wrapperFunc {
-	wrappersOnce.Do(func() { wrappersMap = buildWrappers() })
-	return wrappersMap
+func wrappers() map[string]wrapperFunc { return wrappersLazy.get(buildWrappers) }
+
+var wrappersLazy lazyTable[wrapperFunc]
+
+// lazyTable is a command table built on first use. A sync.Once, not a
+// package-level sync.OnceValue: the tables' functions reach their own
+// table again, which a package-level initialiser may not (an
+// initialisation cycle).
+type lazyTable[V any] struct {
+	once sync.Once
+	m    map[string]V
 }
 
-// wrappersOnce guards wrappersMap. A sync.Once, not sync.OnceValue: the
-// wrappers reach wrappers again, which a package-level initialiser may not
-// (an initialisation cycle).
-var (
-	wrappersOnce sync.Once
-	wrappersMap  map[string]wrapperFunc
-)
+func (l *lazyTable[V]) get(build func() map[string]V) map[string]V {
+	l.once.Do(func() { l.m = build() })
+	return l.m
+}
 
 func buildWrappers() map[string]wrapperFunc {
 	m := map[string]wrapperFunc{
