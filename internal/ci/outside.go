@@ -26,24 +26,6 @@ type Unreviewed struct {
 // opens for it.
 var projectNames = []string{"loops", "record", "record.jsonl", "allowed_signers"}
 
-// unreviewed walks what changed between the merge base and head — only
-// the subtrees whose ids differ, as `git diff` does — for two kinds of
-// path the comparison would otherwise never see:
-//
-//   - another project folder: a directory named .gitwarrant or docket's
-//     .docket (in any case) other than projRel — both are what the project
-//     finder takes (internal/project). An agent working below it finds it
-//     first by walking up, and takes its warrant from there. Folders in
-//     others are compared by gates of their own and are left out, and so
-//     is a .docket deleted beside the compared .gitwarrant (movedOff).
-//   - a submodule added or moved to another commit: what it holds is
-//     another repository's, which the gate cannot read, and agents
-//     working in it obey any project folder there. Naming its
-//     .gitwarrant (or .docket) in others says its own repository gates it.
-//   - a case variant, inside projRel, of a name gitwarrant reads: `LOOPS`
-//     for loops, `x.LOOP.md` for x.loop.md. The diff reads exact names, a
-//     case-insensitive file system opens the variant.
-//
 // fsFold is name as a file system that is lax about names may take it:
 // without the code points HFS+ ignores in a name (the zero-width and
 // direction marks git refuses in .git for the same reason), without the
@@ -66,6 +48,23 @@ func fsFold(name string) string {
 // sameName reports whether a file system may open name for want.
 func sameName(name, want string) bool { return strings.EqualFold(fsFold(name), want) }
 
+// unreviewed walks what changed between the merge base and head — only
+// the subtrees whose ids differ, as `git diff` does — for three kinds of
+// path the comparison would otherwise never see:
+//
+//   - another project folder: a directory named .gitwarrant or docket's
+//     .docket (in any case) other than projRel — both are what the project
+//     finder takes (internal/project). An agent working below it finds it
+//     first by walking up, and takes its warrant from there. Folders in
+//     others are compared by gates of their own and are left out, and so
+//     is a .docket deleted beside the compared .gitwarrant (movedOff).
+//   - a submodule added or moved to another commit: what it holds is
+//     another repository's, which the gate cannot read, and agents
+//     working in it obey any project folder there. Naming its
+//     .gitwarrant (or .docket) in others says its own repository gates it.
+//   - a case variant, inside projRel, of a name gitwarrant reads: `LOOPS`
+//     for loops, `x.LOOP.md` for x.loop.md. The diff reads exact names, a
+//     case-insensitive file system opens the variant.
 func (r *Report) unreviewed(repo *gitx.Repo, projRel string, others []string, mb, head plumbing.Hash) error {
 	mt, err := repo.TreeAt(mb, "")
 	if err != nil {
@@ -110,17 +109,9 @@ func (r *Report) walkChanged(repo *gitx.Repo, projRel string, others []string, d
 	if err != nil {
 		return err
 	}
-	names := make([]string, 0, len(ea)+len(eb))
-	for n := range ea {
-		names = append(names, n)
-	}
-	for n := range eb {
-		if _, ok := ea[n]; !ok {
-			names = append(names, n)
-		}
-	}
+	names := slices.AppendSeq(slices.Collect(maps.Keys(ea)), maps.Keys(eb))
 	slices.Sort(names)
-	for _, n := range names {
+	for _, n := range slices.Compact(names) {
 		x, y := ea[n], eb[n]
 		if x == y {
 			continue
