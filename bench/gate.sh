@@ -17,17 +17,7 @@ trap 'rm -rf "$work"' EXIT
 build_both "$here" "$work"
 gws="$work/gitwarrant-static"
 repo="$work/repo"
-mkdir -p "$repo"
-cd "$repo"
-export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
-export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
-git init -q -b main
-"$gws" init >/dev/null
-for t in $("$gws" templates | awk 'NR>0 && $1 ~ /^[a-z0-9-]+$/ {print $1}'); do
-  "$gws" new "$t" --template "$t" >/dev/null 2>&1 || true
-done
-echo hello > README.md
-git add -A && git commit -q -m init
+templates_repo "$gws" "$repo"
 pl="$work/payload.json"
 cat > "$pl" <<JSON
 {"session_id":"8c1f","transcript_path":"/home/dev/.claude/projects/x/8c1f.jsonl","cwd":"$repo","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push origin feature/login-fix && go test ./... 2>&1 | tee /tmp/test.log # push the fix","description":"Push the login fix branch for review","timeout":120000},"tool_use_id":"toolu_01XyZ"}

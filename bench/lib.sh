@@ -12,6 +12,23 @@ build_both() {
     CGO_ENABLED=0 go build -o "$2/gitwarrant-static" ./cmd/gitwarrant)
 }
 
+# templates_repo <gitwarrant> <dir>: a committed Git repository at <dir>
+# whose project holds every template as `new` writes it (the baseline
+# included, every job loop extending it); the shell is left in <dir>.
+templates_repo() {
+  mkdir -p "$2"
+  cd "$2"
+  export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
+  export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+  git init -q -b main
+  "$1" init >/dev/null
+  for t in $("$1" templates | awk '$1 ~ /^[a-z0-9-]+$/ {print $1}'); do
+    "$1" new "$t" --template "$t" >/dev/null 2>&1 || true
+  done
+  echo hello > README.md
+  git add -A && git commit -q -m init
+}
+
 # ratio_table <csv> <baseline name> <aim>…: a Markdown table of every
 # command's mean, σ, median and CPU time (user + system) and their ratios
 # to the baseline, then one line per aim. An aim is "name|reference|limit":

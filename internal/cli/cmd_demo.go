@@ -42,6 +42,7 @@ type demoStep struct {
 }
 
 const (
+	demoPromptPayload  = `{"session_id":"demo","hook_event_name":"UserPromptSubmit","cwd":"%s","prompt":"fix the failing login test on a branch"}`
 	demoPushPayload    = `{"session_id":"demo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_demo1","cwd":"%s","tool_input":{"command":"git push --force origin main"}}`
 	demoWidenPayload   = `{"session_id":"demo","hook_event_name":"PreToolUse","tool_name":"Edit","tool_use_id":"toolu_demo2","cwd":"%s","tool_input":{"file_path":"%s/.gitwarrant/loops/fix.loop.md","old_string":"never:","new_string":"nevermind:"}}`
 	demoHonestPayload  = `{"session_id":"demo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_demo3","cwd":"%s","tool_input":{"command":"git status"}}`
@@ -61,11 +62,13 @@ func demoSteps(dir string) []demoStep {
 		{args: []string{"check", "appeal", "change", "accepting a ｓｅｔｔｌｅｍｅｎｔ"}, want: 3},
 		{say: "Which loop covers a task? Deterministic routing, and NO LOOP (exit 2) when none does.", args: []string{"match", "fix the failing login test on a branch"}},
 		{args: []string{"match", "wire funds to a vendor"}, want: 2},
-		{say: "Put the warrant in front of every agent: context files, the Claude Code hook, git hooks.", args: []string{"install"}},
-		{say: "The hook, as Claude Code calls it: a force push is denied…", args: []string{"hook", "claude", "--loop", "fix"}, stdin: fmt.Sprintf(demoPushPayload, dir)},
-		{say: "…and an agent editing its own warrant is denied, whatever the loop says.", args: []string{"hook", "claude", "--loop", "fix"}, stdin: fmt.Sprintf(demoWidenPayload, dir, dir)},
-		{say: "Honest work is allowed by typed entries — Bash(git status *) — so the gate is not a wall of prompts.", args: []string{"hook", "claude", "--loop", "fix"}, stdin: fmt.Sprintf(demoHonestPayload, dir)},
-		{say: "The gate reads shell as shell: a comment full of allowed words and an ANSI-C-quoted path do not hide a write to the warrant.", args: []string{"hook", "claude", "--loop", "fix"}, stdin: fmt.Sprintf(demoCommentPayload, dir)},
+		{say: "Put the warrant in front of every agent: context files, the Claude Code hooks, git hooks. Two job loops, so install is told which one a session works under when its prompt routes to none.", args: []string{"install", "--default-loop", "appeal"}},
+		{say: "A session starts: the person's prompt routes it to a loop, and the hook tells the agent which (docs/sessions.md).", args: []string{"hook", "claude", "--event", "prompt", "--default-loop", "appeal"}, stdin: fmt.Sprintf(demoPromptPayload, dir)},
+		{say: "Every tool call of that session is decided under its loop: a force push is denied…", args: []string{"hook", "claude", "--default-loop", "appeal"}, stdin: fmt.Sprintf(demoPushPayload, dir)},
+		{say: "…and an agent editing its own warrant is denied, whatever the loop says.", args: []string{"hook", "claude", "--default-loop", "appeal"}, stdin: fmt.Sprintf(demoWidenPayload, dir, dir)},
+		{say: "Honest work is allowed by typed entries — Bash(git status *) — so the gate is not a wall of prompts.", args: []string{"hook", "claude", "--default-loop", "appeal"}, stdin: fmt.Sprintf(demoHonestPayload, dir)},
+		{say: "The gate reads shell as shell: a comment full of allowed words and an ANSI-C-quoted path do not hide a write to the warrant.", args: []string{"hook", "claude", "--default-loop", "appeal"}, stdin: fmt.Sprintf(demoCommentPayload, dir)},
+		{say: "Which loop each session works under, and why.", args: []string{"session", "list"}},
 		{say: "explain shows each clause of a call and the entry that decided it.", args: []string{"explain", "--loop", "fix", "Bash", "git push origin fix/login && git push --force origin main"}, want: 3},
 		{say: "Every check is on the record, hash-chained, one commit per event on refs/gitwarrant/<writer>.", args: []string{"record", "log"}},
 		{git: []string{"for-each-ref", "--format=%(refname) %(objectname:short)", "refs/gitwarrant/"}},
@@ -195,7 +198,11 @@ func (d *demo) run(s demoStep) error {
 	}
 	prefix := ""
 	if s.stdin != "" {
-		prefix = "echo '<PreToolUse payload>' | "
+		event := "PreToolUse"
+		if strings.Contains(s.stdin, `"UserPromptSubmit"`) {
+			event = "UserPromptSubmit"
+		}
+		prefix = "echo '<" + event + " payload>' | "
 	}
 	fmt.Fprintf(d.app.IO.Out, "%s %sgitwarrant %s\n", st.Dim("$"), prefix, quoteArgs(s.args))
 	io := *d.app.IO

@@ -21,12 +21,13 @@ const HookDeadline = 10 * time.Second
 
 type hookClaudeOptions struct {
 	gate.Options
-	post bool
+	post  bool
+	event string
 }
 
 func newHookClaudeCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "claude [--loop L] [--strict] [--post] [--no-record]",
+		Use:   "claude [--loop L | --default-loop L] [--strict] [--event E] [--no-record]",
 		Short: "Claude Code hook: answer a tool call with allow, ask or deny",
 		Long: `Read Claude Code's PreToolUse payload on stdin and answer with its decision
 JSON. The call is read as what it does (docs/threat-model.md): a Bash
@@ -51,11 +52,18 @@ git config of hook or code-executing keys; environment that switches hooks
 off; rewriting refs/gitwarrant; uninstalling a hook manager; and
 gitwarrant's human-only commands — all denied: a human must do them.
 
-With --post, read a PostToolUse payload and note on the record that a checked
+Sessions (docs/sessions.md): with --event prompt, read a UserPromptSubmit
+payload, route the person's prompt like ` + "`gitwarrant match`" + ` ("use loop
+release" names one outright) and pin the session to that loop; a prompt that
+routes nowhere keeps the pin. The answer tells the agent which loop it works
+under. A PreToolUse call is then decided under the wiring's --loop, else the
+session's pin, else --default-loop; --event session-end forgets the pin.
+
+With --post (--event post), read a PostToolUse payload and note on the record that a checked
 call ran, so an ask can be told apart as approved (it ran) or refused.
 
 Exit status: always 0 — the answer is the JSON on stdout (Claude Code treats
-other statuses as "let it through").`,
+other statuses as "let it through"); a prompt is never blocked.`,
 		DisableFlagParsing: true, // a flag error must still answer ask, not exit 1
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runHookClaude(app, cmd, args)
@@ -66,9 +74,11 @@ other statuses as "let it through").`,
 }
 
 func hookClaudeFlags(o *hookClaudeOptions, fs *pflag.FlagSet) {
-	fs.StringVar(&o.Loop, "loop", "", "check every call against this loop")
+	fs.StringVar(&o.Loop, "loop", "", "check every call against this loop, whatever the session's prompt routes to")
+	fs.StringVar(&o.DefaultLoop, "default-loop", "", "check the calls of a session no prompt has pinned against this loop")
 	fs.BoolVar(&o.Strict, "strict", false, "ask when no loop covers a call")
-	fs.BoolVar(&o.post, "post", false, "PostToolUse: record that a checked call ran")
+	fs.StringVar(&o.event, "event", "pre", "the hook event: pre (PreToolUse), post (PostToolUse), prompt (UserPromptSubmit) or session-end (SessionEnd)")
+	fs.BoolVar(&o.post, "post", false, "PostToolUse: record that a checked call ran (the same as --event post)")
 	fs.BoolVar(&o.NoRecord, "no-record", false, "do not append checks to the record")
 }
 
@@ -95,16 +105,34 @@ func runHookClaude(app *App, cmd *cobra.Command, args []string) error {
 	data, readErr := readCapped(app.IO.In, hook.MaxInput)
 	env := gate.Env{Getenv: app.Getenv, Cwd: app.Cwd, Now: app.Now, Err: app.IO.Err}
 	if o.post {
+		o.event = "post"
+	}
+	switch o.event {
+	case "prompt":
+		a := gate.RoutePrompt(env, o.Options, data, firstErr(parseErr, readErr))
+		if a.Context != "" {
+			_, _ = app.IO.Out.Write(hook.Context(hook.EventUserPromptSubmit, a.Context, a.Message))
+		}
+		return nil // a prompt is never blocked: the calls it leads to are
+	case "session-end":
+		if err := gate.EndSession(env, o.Options, data, firstErr(parseErr, readErr)); err != nil {
+			fmt.Fprintf(app.IO.Err, "gitwarrant: hook claude --event session-end: %v\n", err)
+		}
+		return nil
+	case "post":
 		if parseErr == nil {
 			if err := gate.Post(env, o.Options, data, readErr); err != nil {
 				fmt.Fprintf(app.IO.Err, "gitwarrant: hook claude --post: %v\n", err)
 			}
 		}
 		return nil // PostToolUse never blocks: the tool already ran
+	case "pre":
+	default:
+		parseErr = firstErr(parseErr, fmt.Errorf("unknown --event %q (pre, post, prompt or session-end)", o.event))
 	}
 	var a gate.Answer
 	if parseErr != nil || fs.NArg() > 0 {
-		a = gate.Asks("this hook's command line is wrong (%v): fix the hook command in .claude/settings.json (gitwarrant hook claude [--loop L] [--strict])", argError(parseErr, fs.Args()))
+		a = gate.Asks("this hook's command line is wrong (%v): fix the hook command in .claude/settings.json (gitwarrant hook claude [--loop L | --default-loop L] [--strict])", argError(parseErr, fs.Args()))
 	} else {
 		ctx, cancel := context.WithTimeout(context.Background(), HookDeadline)
 		a = gate.Decide(ctx, env, o.Options, data, readErr)
@@ -112,6 +140,15 @@ func runHookClaude(app *App, cmd *cobra.Command, args []string) error {
 	}
 	if !a.Silent {
 		_, _ = app.IO.Out.Write(hook.Decision(string(a.Verdict), a.Reason))
+	}
+	return nil
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
 	}
 	return nil
 }

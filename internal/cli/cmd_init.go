@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
+	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/project"
 	"github.com/gitwarrant/gitwarrant/internal/templates"
 	"github.com/spf13/cobra"
@@ -28,18 +29,23 @@ Commit all of it. See ` + "`gitwarrant help`" + `.
 `
 
 func newInitCmd(app *App) *cobra.Command {
-	return &cobra.Command{
-		Use:   "init",
+	var noBaseline bool
+	cmd := &cobra.Command{
+		Use:   "init [--no-baseline]",
 		Short: "create .gitwarrant/ here (or recognise an existing .docket/)",
 		Long: `Create the project directory .gitwarrant/ with loops/ and record/ in the
-current directory (or --dir). An existing .gitwarrant/ or docket .docket/
-project is recognised and left as it is.`,
+current directory (or --dir), and the baseline loop: the hard stops and
+asks every coding agent's calls meet, which every job loop ` + "`gitwarrant new`" + `
+writes extends (docs/sessions.md#the-baseline). An existing .gitwarrant/ or
+docket .docket/ project is recognised and left as it is.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runInit(app) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runInit(app, noBaseline) },
 	}
+	cmd.Flags().BoolVar(&noBaseline, "no-baseline", false, "do not create the baseline loop")
+	return cmd
 }
 
-func runInit(app *App) error {
+func runInit(app *App, noBaseline bool) error {
 	root := app.Cwd
 	if app.DirFlag != "" {
 		root = app.DirFlag
@@ -80,11 +86,21 @@ func runInit(app *App) error {
 	}
 	st := app.IO.Style()
 	fmt.Fprintf(app.IO.Out, "%s initialized %s\n", st.Green("✓"), dir)
+	if !noBaseline {
+		t, _ := templates.Get(templates.Baseline)
+		body, err := templates.Render(t, templates.Baseline, nil)
+		if err == nil {
+			err = writeNewFile(filepath.Join(dir, "loops", templates.Baseline+loops.FileSuffix), body)
+		}
+		if err != nil {
+			return Failf("writing the baseline loop: %v", err)
+		}
+		fmt.Fprintf(app.IO.Out, "%s created %s — hard stops and asks every job loop extends\n", st.Green("✓"), filepath.Join(project.DirName, "loops", templates.Baseline+loops.FileSuffix))
+	}
 	if eco := templates.Detect(root).Ecosystems; len(eco) > 0 {
 		// new writes these projects' own commands and folders into a template's typed entries.
 		fmt.Fprintf(app.IO.Out, "  detected: %s — `gitwarrant new` names its commands and folders\n", strings.Join(eco, ", "))
 	}
 	fmt.Fprintln(app.IO.Out, st.Dim("  next: gitwarrant new <name> --template <t>   (gitwarrant templates lists them)"))
-	fmt.Fprintln(app.IO.Out, st.Dim("  for coding agents: gitwarrant new baseline --template baseline   (hard stops and asks every unpinned tool call meets)"))
 	return nil
 }

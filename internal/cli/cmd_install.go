@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/compile"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
+	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"github.com/gitwarrant/gitwarrant/internal/install"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/spf13/cobra"
@@ -17,6 +19,7 @@ type installOptions struct {
 	json        bool
 	allowManual bool
 	loop        string
+	defaultLoop string
 	strict      bool
 	noHook      bool
 	noMCP       bool
@@ -38,9 +41,13 @@ the warrant — context and enforcement, committed with the code:
   - compiles the loops into every agent's context file (CLAUDE.md, AGENTS.md,
     GEMINI.md, .cursor/rules/gitwarrant.mdc, .github/copilot-instructions.md),
     inside a managed block; the rest of each file is never touched;
-  - adds the PreToolUse and PostToolUse hooks to .claude/settings.json; a
-    gitwarrant hook already there (pinned, strict, another timeout) is kept
-    as it is unless --loop or --strict is given;
+  - adds the PreToolUse, PostToolUse, UserPromptSubmit and SessionEnd hooks
+    to .claude/settings.json: each session works under the loop its prompt
+    routes to, else under the default loop (docs/sessions.md) — the only job
+    loop, or the one --default-loop names; with several, install asks at a
+    terminal and refuses without one. A gitwarrant hook a person wrote
+    (pinned, strict, another timeout) is kept as it is unless --loop,
+    --default-loop or --strict is given;
   - installs the pre-commit and commit-msg git hooks where git runs them
     (core.hooksPath honoured): through husky (gitwarrant's line first in
     .husky/<hook>), lefthook (its commands: or jobs: form) or the pre-commit
@@ -68,7 +75,8 @@ Exit status:
 	}
 	f := cmd.Flags()
 	jsonFlag(cmd, &o.json)
-	f.StringVar(&o.loop, "loop", "", "pin the Claude Code hook to one loop (every failure then asks)")
+	f.StringVar(&o.loop, "loop", "", "pin the Claude Code hook to one loop for every session, whatever its prompt says (every failure then asks)")
+	f.StringVar(&o.defaultLoop, "default-loop", "", "the loop for a session no prompt routes (default: the only job loop; with several, asked at a terminal)")
 	f.BoolVar(&o.strict, "strict", false, "make the hook ask when no loop covers a call")
 	f.BoolVar(&o.noHook, "no-hook", false, "do not add the Claude Code hook")
 	f.BoolVar(&o.noMCP, "no-mcp", false, "do not add the MCP server to .mcp.json (there is none yet: install adds nothing there)")
@@ -100,8 +108,18 @@ func runInstall(app *App, o installOptions) error {
 		return &ExitError{Code: ExitError1, Err: errors.Join(errs...),
 			Hint: "fix the loop files first: install compiles every loop, and a loop left out would vanish from the agents' context"}
 	}
-	if o.loop != "" {
-		if _, err := loadJobLoop(p, o.loop); err != nil {
+	for _, name := range []string{o.loop, o.defaultLoop} {
+		if name != "" {
+			if _, err := loadJobLoop(p, name); err != nil {
+				return err
+			}
+		}
+	}
+	explicit := o.loop != "" || o.defaultLoop != "" || o.strict
+	if !o.noHook && !explicit {
+		if w, ok := install.CurrentWiring(p.Root); ok && w.Pinned() {
+			o.loop, o.defaultLoop, o.strict = w.Loop, w.DefaultLoop, w.Strict // kept: a choice made before
+		} else if o.defaultLoop, err = pickDefaultLoop(app, ls); err != nil {
 			return err
 		}
 	}
@@ -113,7 +131,7 @@ func runInstall(app *App, o installOptions) error {
 		opts.PreCommitStage = preCommitStage(app)
 	}
 	if !o.noHook {
-		opts.Hook = install.NewHookCommands(o.loop, o.strict)
+		opts.Hook = install.NewHookCommands(hook.Wiring{Loop: o.loop, DefaultLoop: o.defaultLoop, Strict: o.strict}, explicit)
 	}
 	plan, err := install.PlanInstall(opts)
 	if err != nil {
@@ -303,4 +321,40 @@ func reportPlanJSON(app *App, plan *install.Plan, tokens int, checks []install.C
 		fmt.Fprintf(app.IO.Err, "note: %s\n", n)
 	}
 	return emitJSON(app, out, ExitOK)
+}
+
+// pickDefaultLoop chooses the loop for sessions no prompt routes
+// (docs/sessions.md#the-default-loop): the only job loop, or the one the
+// person picks at a terminal. With several and no terminal, install
+// refuses rather than pick one silently — least of all the widest. With no
+// job loop there is no default, and doctor warns.
+func pickDefaultLoop(app *App, ls []*loops.Loop) (string, error) {
+	var jobs []string
+	for _, l := range ls {
+		if !l.Abstract {
+			jobs = append(jobs, l.Name)
+		}
+	}
+	switch {
+	case len(jobs) == 0:
+		return "", nil
+	case len(jobs) == 1:
+		return jobs[0], nil
+	case !app.IO.CanPrompt():
+		return "", Usagef(fmt.Sprintf("name it: gitwarrant install --default-loop %s (a prompt naming or routing to another loop still moves its session there; docs/sessions.md)", jobs[0]),
+			"this repository has %d job loops (%s), and install needs the one a session works under when its prompt routes to none", len(jobs), strings.Join(jobs, ", "))
+	}
+	fmt.Fprintf(app.IO.Err, "Which loop should a session work under when its prompt routes to none?\n")
+	for i, n := range jobs {
+		fmt.Fprintf(app.IO.Err, "  %d) %s\n", i+1, n)
+	}
+	fmt.Fprint(app.IO.Err, "number or name: ")
+	line, _ := bufio.NewReader(app.IO.In).ReadString('\n')
+	line = strings.TrimSpace(line)
+	for i, n := range jobs {
+		if line == n || line == fmt.Sprint(i+1) {
+			return n, nil
+		}
+	}
+	return "", Usagef("run install again and pick one of "+strings.Join(jobs, ", ")+", or pass --default-loop", "%q is not one of the loops listed", line)
 }

@@ -65,6 +65,17 @@ func runNew(app *App, name, tmpl string) error {
 		return Usagef("pass --template T (see `gitwarrant templates`), or run it at a terminal for the interview",
 			"no terminal to ask the five questions on")
 	}
+	extended := false
+	if name != templates.Baseline {
+		if b, err := loops.LoadByName(p.LoopsDir(), templates.Baseline); err == nil && b.Abstract {
+			ext, err := templates.Extend(body, name, templates.Baseline)
+			if err != nil {
+				return Failf("adding `extends: %s` to the new loop: %v", templates.Baseline, err)
+			}
+			extended = len(ext) != len(body)
+			body = ext
+		}
+	}
 	path := filepath.Join(p.LoopsDir(), name+".loop.md")
 	if err := writeNewFile(path, body); err != nil {
 		return err
@@ -72,6 +83,9 @@ func runNew(app *App, name, tmpl string) error {
 	st := app.IO.Style()
 	rel, _ := filepath.Rel(app.Cwd, path)
 	fmt.Fprintf(app.IO.Out, "%s created %s\n", st.Green("✓"), rel)
+	if extended {
+		fmt.Fprintf(app.IO.Out, "  it extends %s: the baseline's hard stops and asks apply to it too\n", templates.Baseline)
+	}
 	fmt.Fprintln(app.IO.Out, st.Dim("  review its warrant, then: gitwarrant compile --target claude --write"))
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
+	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"github.com/gitwarrant/gitwarrant/internal/record"
 	"github.com/spf13/cobra"
 )
@@ -196,7 +197,24 @@ func describeEntry(e chain.Entry) string {
 	if e.Kind == chain.KindCheck && e.Rule != "" {
 		s += "  — " + e.Rule
 	}
+	// Which loop a hook call ran under, and why (docs/sessions.md#the-record).
+	if via, _ := e.Extra[hook.ExtraLoopVia].(string); via != "" {
+		s += "  (loop by " + via
+		if sess, _ := e.Extra[hook.ExtraSession].(string); sess != "" {
+			s += ", session " + shortID(sess)
+		}
+		s += ")"
+	}
 	return s
+}
+
+// shortID is the first 8 characters of a session id, enough to tell
+// sessions apart in a log line.
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
 }
 
 func newRecordPushCmd(app *App) *cobra.Command {

@@ -36,6 +36,7 @@ var jsonCases = map[string]struct {
 	"gitwarrant metrics":       {args: []string{"metrics", "--json"}, later: true},
 	"gitwarrant propose":       {args: []string{"propose", "--json", "appeal", "read", "state insurance regulations"}},
 	"gitwarrant proposals":     {args: []string{"proposals", "--json"}},
+	"gitwarrant session list":  {args: []string{"session", "list", "--json"}},
 }
 
 // TestEveryJSONOutputIsObjects runs the real binary for every command in

@@ -76,6 +76,7 @@ func commands() []func(*App) *cobra.Command {
 		newRecordCmd,
 		newReviewCmd,
 		newServeCmd,
+		newSessionCmd,
 		newShowCmd,
 		newSignersCmd,
 		newTemplatesCmd,

@@ -2,11 +2,13 @@ package cli_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gitwarrant/gitwarrant/internal/cli"
@@ -63,8 +65,9 @@ func TestScripts(t *testing.T) {
 			return false, errors.New("unknown condition " + cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status":   cmdStatus,
-			"cpdocket": cmdCpDocket,
+			"status":     cmdStatus,
+			"cpdocket":   cmdCpDocket,
+			"claudehook": cmdClaudeHook,
 		},
 	})
 }
@@ -86,6 +89,35 @@ func cmdCpDocket(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 		ts.Check(os.WriteFile(filepath.Join(ts.MkAbs(args[0]), filepath.Base(p)), data, 0o644))
 	}
+}
+
+// cmdClaudeHook runs the gitwarrant hook command .claude/settings.json
+// holds for a Claude Code event, through sh as Claude Code runs it, with
+// the stdin the script set — the wiring exactly as install wrote it:
+//
+//	stdin prompt.json
+//	claudehook UserPromptSubmit
+func cmdClaudeHook(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: claudehook <event>")
+	}
+	var s struct {
+		Hooks map[string][]struct {
+			Hooks []struct {
+				Type, Command string
+			}
+		}
+	}
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(".claude/settings.json")), &s))
+	for _, g := range s.Hooks[args[0]] {
+		for _, h := range g.Hooks {
+			if h.Type == "command" && strings.Contains(h.Command, "gitwarrant hook claude") {
+				ts.Check(ts.Exec("sh", "-c", h.Command))
+				return
+			}
+		}
+	}
+	ts.Fatalf("claudehook: no gitwarrant %s hook in .claude/settings.json", args[0])
 }
 
 // cmdStatus runs a program and asserts its exact exit status:

@@ -37,6 +37,9 @@ type Call struct {
 	// one-liner, a write to a path built at run time): a person decides,
 	// even when no loop covers the call.
 	Unreadable string
+	// loopVia says how the deciding loop was chosen (session.go's Via…),
+	// for the record.
+	loopVia string
 	// typed is the loop's typed decision, set by typedScreen (typed.go).
 	typed *typed.Decision
 	// gitConfig is the repository's configuration, read by repoConfig

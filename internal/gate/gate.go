@@ -32,6 +32,13 @@ type Env struct {
 	Loops *loops.Cache
 }
 
+func (e Env) now() time.Time {
+	if e.Now == nil {
+		return time.Now()
+	}
+	return e.Now()
+}
+
 func (e Env) getenv(k string) string {
 	if e.Getenv == nil {
 		return ""
@@ -41,12 +48,15 @@ func (e Env) getenv(k string) string {
 
 // Options are what the surface asked for.
 type Options struct {
-	Loop     string
-	LoopSet  bool // a loop was named, even as "" (an unset variable)
-	Strict   bool // no loop covers the call → ask
-	NoRecord bool
-	Dir      string // --dir
-	Via      string // "hook", "mcp", "http", "ci"
+	Loop    string
+	LoopSet bool // a loop was named, even as "" (an unset variable)
+	Strict  bool // no loop covers the call → ask
+	// DefaultLoop decides the calls of a session no prompt has pinned
+	// (docs/sessions.md#how-a-loop-is-chosen).
+	DefaultLoop string
+	NoRecord    bool
+	Dir         string // --dir
+	Via         string // "hook", "mcp", "http", "ci"
 	// Credential is recorded with every entry when set: "stdio", or an
 	// agent key's label over HTTP (docs/mcp.md#agent-keys).
 	Credential string
@@ -61,7 +71,9 @@ func (o Options) via() string {
 }
 
 // Pinned reports a gate the user asked for: every failure then asks.
-func (o Options) Pinned() bool { return o.LoopSet || o.Loop != "" || o.Strict }
+func (o Options) Pinned() bool {
+	return o.LoopSet || o.Loop != "" || o.Strict || o.DefaultLoop != ""
+}
 
 // Answer is a decision: nothing (silent pass-through: the agent's own
 // permissions decide) or a verdict with its reason.

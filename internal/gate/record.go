@@ -69,8 +69,12 @@ func Record(p *project.Project, req CheckRequest, res loops.Result) (*chain.Entr
 
 // extraFor is what a hook entry adds to a check: which tool call it was,
 // so a PostToolUse note can be paired with it (hook.AskOutcomes).
-func extraFor(pl hook.Payload, o Options) map[string]any {
+func extraFor(c *Call, o Options) map[string]any {
+	pl := c.Payload
 	m := map[string]any{hook.ExtraTool: pl.ToolName}
+	if c.loopVia != "" {
+		m[hook.ExtraLoopVia] = c.loopVia
+	}
 	if o.Credential != "" {
 		m["credential"] = o.Credential
 	}
@@ -92,7 +96,7 @@ func entryFor(c *Call, o Options, loop, rule string, v loops.Verdict) chain.Entr
 	}
 	return chain.Entry{
 		Loop: loop, Kind: chain.KindCheck, Action: string(verb), Target: target,
-		Verdict: string(v), Rule: rule, Via: o.via(), Engine: loops.EngineVersion, Extra: extraFor(c.Payload, o),
+		Verdict: string(v), Rule: rule, Via: o.via(), Engine: loops.EngineVersion, Extra: extraFor(c, o),
 	}
 }
 
@@ -182,7 +186,7 @@ func Post(env Env, o Options, data []byte, readErr error) error {
 	if err != nil {
 		verb, target = loops.Send, pl.ToolName
 	}
-	extra := extraFor(pl, Options{})
+	extra := extraFor(&Call{Payload: pl}, Options{})
 	extra[hook.ExtraEvent] = hook.EventPostToolUse
 	extra[hook.ExtraRan] = true
 	e := chain.Entry{Loop: validLoopName(loop), Kind: chain.KindNote, Via: "hook",

@@ -11,29 +11,32 @@ import (
 )
 
 // decideWarrant decides a call that self-protection let through
-// (docs/threat-model.md#hard-stops): pinned, the loop decides; unpinned,
-// every loop's never entries and every abstract loop's ask and never
-// entries screen the call first, then the loop routing picks decides, and
-// a call no loop claims is silent only when nothing matched and nothing in
-// it was unreadable.
+// (docs/threat-model.md#hard-stops, docs/sessions.md#how-a-loop-is-chosen):
+// under the wiring's --loop, else the session's pin, else the wiring's
+// --default-loop, the chosen loop decides. With none of these, every loop's
+// never and ask entries, typed and in words, screen the call first, then
+// the loop the call's own words route to decides, and a call no loop claims
+// is silent only when nothing matched and nothing in it was unreadable.
 func decideWarrant(env Env, o Options, place Place, c *Call) Answer {
 	p := place.Project
-	if o.LoopSet || o.Loop != "" {
-		l, err := env.Loops.LoadByName(p.LoopsDir(), o.Loop)
+	ch := chooseLoop(env, o, place, c.Payload.SessionID)
+	c.loopVia = ch.Via
+	if ch.Err != nil {
+		return Asks("%v", ch.Err)
+	}
+	if ch.Name != "" || ch.Via == ViaPinned {
+		l, err := env.Loops.LoadByName(p.LoopsDir(), ch.Name)
 		if err != nil {
-			return Asks("the pinned loop %q cannot be loaded: %v", o.Loop, err)
+			return Asks("the %s loop %q cannot be loaded: %v", viaWord(ch.Via), ch.Name, err)
 		}
 		if l.Abstract {
-			return Asks("the pinned loop %q is abstract: a baseline to extend, not a job to check", o.Loop)
+			return Asks("the %s loop %q is abstract: a baseline to extend, not a job to check", viaWord(ch.Via), ch.Name)
 		}
 		return decideLoop(env, o, place, c, l)
 	}
-	// Every loop is read from disk on every call. A parse cache on disk was
-	// measured (8.8 → 4.1 ms for 50 loops) and rejected: a cache file is a
-	// second copy of the warrant that Git, review and CI never see, so an
-	// agent that found a way to write it could widen its warrant silently.
-	// A long-lived server's env.Loops keeps parses in memory only, and
-	// reuses one only for the very bytes just read (docs/mcp.md#parse-cache).
+	// Every loop is read from disk on every call. A long-lived server's
+	// env.Loops keeps parses in memory only, and reuses one only for the
+	// very bytes just read (docs/mcp.md#parse-cache).
 	ls, errs := env.Loops.LoadDir(p.LoopsDir())
 	if len(errs) > 0 {
 		more := ""
@@ -44,21 +47,9 @@ func decideWarrant(env Env, o Options, place Place, c *Call) Answer {
 		// unpinned hook cannot stay silent.
 		return Asks("a loop does not load, so this call cannot be screened: %v%s", errs[0], more)
 	}
-	// Every loop's never entries first, then the abstract loops' ask
-	// entries: the strongest verdict wins, whatever order the loops sort
-	// in (a baseline's ask must not hide another loop's never).
-	for _, l := range ls {
-		if r, hit := loops.Screen(&loops.Warrant{Never: l.Warrant.Never}, c.Texts); hit {
-			return decided(o, place, c, l, r)
-		}
-	}
-	for _, l := range ls {
-		if !Abstract(l) {
-			continue
-		}
-		if r, hit := loops.Screen(&loops.Warrant{Ask: l.Warrant.Ask}, c.Texts); hit {
-			return decided(o, place, c, l, r)
-		}
+	c.loopVia = ViaScreen
+	if a, hit := screenAll(env, o, place, c, ls); hit {
+		return a
 	}
 	// Routing reads the canonical forms, not the raw text: a comment or a
 	// re-quoted word must not move a call to another loop, or out of all.
@@ -66,23 +57,23 @@ func decideWarrant(env Env, o Options, place Place, c *Call) Answer {
 	if len(c.Texts) == 0 {
 		task = c.Tool + " " + c.Target
 	}
-	cands := route.Match(ls, task)
-	var l *loops.Loop
-	for _, cand := range cands {
+	for _, cand := range route.Match(ls, task) {
 		if !Abstract(cand.Loop) {
-			l = cand.Loop
-			break
+			c.loopVia = ViaCall
+			return decideLoop(env, o, place, c, cand.Loop)
 		}
 	}
-	if l != nil {
-		return decideLoop(env, o, place, c, l)
-	}
-	if c.Unreadable != "" {
-		return Answer{Verdict: loops.Ask, Reason: hook.Reason("", "unreadable call", c.Unreadable+" — it may touch what only a person may change, so a person decides")}
+	if c.Unreadable != "" || c.Opaque {
+		why := c.Unreadable
+		if why == "" {
+			why = "part of the call runs code the gate cannot read"
+		}
+		return Answer{Verdict: loops.Ask, Reason: hook.Reason("", "unreadable call", why+" — it may touch what only a person may change, so a person decides")}
 	}
 	if !o.Strict {
-		return Answer{Silent: true} // no loop claims it: the agent's own permissions decide
+		return Answer{Silent: true} // no loop says anything about it: the agent's own permissions decide
 	}
+	c.loopVia = ViaStrict
 	a := Answer{Verdict: loops.Ask, Reason: hook.Reason("", "strict: no loop covers this call", "a person decides; add a loop (or a trigger) that covers it")}
 	if !o.NoRecord {
 		if err := appendEntry(p, entryFor(c, o, "", "strict: no loop covers this call", loops.Ask)); err != nil {
@@ -90,6 +81,64 @@ func decideWarrant(env Env, o Options, place Place, c *Call) Answer {
 		}
 	}
 	return a
+}
+
+// screenAll applies every loop's never entries, then every loop's ask
+// entries — in words and typed — to a call no loop was chosen for. The
+// strongest verdict wins whatever order the loops sort in: a baseline's
+// ask must not hide another loop's never.
+func screenAll(env Env, o Options, place Place, c *Call, ls []*loops.Loop) (Answer, bool) {
+	te := typedEnv(c, place, env)
+	for _, list := range []string{"never", "ask"} {
+		for _, l := range ls {
+			w := &loops.Warrant{}
+			w.SetList(list, l.Warrant.List(list))
+			if r, hit := loops.Screen(w.Natural(), c.Texts); hit {
+				return decided(o, place, c, l, r), true
+			}
+			if r, hit := typedStop(typedDecision(w.Typed(), c, te)); hit {
+				return decided(o, place, c, l, r), true
+			}
+		}
+	}
+	return Answer{}, false
+}
+
+// typedStop finds the strongest unit of d that a never or ask entry
+// matched, whatever decided d as a whole: with no loop chosen there is no
+// allow side, so a wrapper's own default ask (`env rm -rf build`) must not
+// hide the ask entry its command meets.
+func typedStop(d typed.Decision) (loops.Result, bool) {
+	var best *typed.Decided
+	for i := range d.Units {
+		u := &d.Units[i]
+		if u.Entry == nil || (u.Entry.List != "never" && u.Entry.List != "ask") {
+			continue
+		}
+		if best == nil || (u.Verdict == loops.Deny && best.Verdict != loops.Deny) {
+			best = u
+		}
+	}
+	if best == nil {
+		return loops.Result{}, false
+	}
+	why := "matches the ask list — a human approves this every time."
+	if best.Verdict == loops.Deny {
+		why = "matches a hard stop. Never happens, with or without approval."
+	}
+	return loops.Result{Verdict: best.Verdict, List: best.Entry.List, Rule: best.Rule, Reason: why,
+		Pattern: best.Entry.Text, Line: best.Entry.Line}, true
+}
+
+// viaWord names a chosen loop's origin in a failure message.
+func viaWord(via string) string {
+	switch via {
+	case ViaPinned:
+		return "pinned"
+	case ViaDefault:
+		return "default"
+	}
+	return "session's"
 }
 
 // decideLoop is one loop's decision on a call: its never and ask entries
@@ -133,7 +182,7 @@ func decided(o Options, place Place, c *Call, l *loops.Loop, res loops.Result) A
 		a.Verdict = loops.Ask
 		a.Reason += " — but the call's arguments were too long to read in full, so a person decides"
 	}
-	entry, err := Record(place.Project, CheckRequest{Loop: l, Verb: c.Verb, Target: c.Target, Via: o.via(), Record: !o.NoRecord, Extra: extraFor(c.Payload, o)}, res)
+	entry, err := Record(place.Project, CheckRequest{Loop: l, Verb: c.Verb, Target: c.Target, Via: o.via(), Record: !o.NoRecord, Extra: extraFor(c, o)}, res)
 	if err != nil {
 		if a.Verdict == loops.Allow {
 			a.Verdict = loops.Ask

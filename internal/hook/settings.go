@@ -17,27 +17,65 @@ const SettingsTimeout = 30
 // matcher would let a renamed tool (Task → Agent) slip past.
 const Matcher = "*"
 
-// SettingsCommand is the shell command for the PreToolUse hook in
+// Wiring is what the hook commands install writes are told: a loop pinned
+// for every call, a default loop for sessions no prompt has pinned
+// (docs/sessions.md), and strict mode.
+type Wiring struct {
+	Loop, DefaultLoop string
+	Strict            bool
+}
+
+// Pinned reports a wiring under which every call has a loop or strict
+// mode: a hook that gives no answer must then block.
+func (w Wiring) Pinned() bool { return w.Loop != "" || w.DefaultLoop != "" || w.Strict }
+
+func (w Wiring) args() string {
+	s := ""
+	if w.Loop != "" {
+		s += " --loop " + shellQuote(w.Loop)
+	}
+	if w.DefaultLoop != "" {
+		s += " --default-loop " + shellQuote(w.DefaultLoop)
+	}
+	if w.Strict {
+		s += " --strict"
+	}
+	return s
+}
+
+// Pre is the shell command for the PreToolUse hook in
 // .claude/settings.json. Claude Code fails open on any exit status but 2,
-// so a pinned gate (loop or strict) is written to exit 2 — which blocks the
-// call and shows stderr to Claude — when gitwarrant is not on PATH or the
-// hook itself fails; `hook claude` always exits 0 when it answers, so that
-// branch fires only when no answer came. An unpinned hook stays out of the
-// way when gitwarrant is missing, as the guide promises ("a bare hook costs
-// nothing").
-func SettingsCommand(loop string, strict bool) string {
-	cmd := "gitwarrant hook claude"
-	if loop != "" {
-		cmd += " --loop " + shellQuote(loop)
-	}
-	if strict {
-		cmd += " --strict"
-	}
-	if loop == "" && !strict {
+// so a pinned gate (a loop, a default loop or strict) is written to exit 2
+// — which blocks the call and shows stderr to Claude — when gitwarrant is
+// not on PATH or the hook itself fails; `hook claude` always exits 0 when
+// it answers, so that branch fires only when no answer came. An unpinned
+// hook stays out of the way when gitwarrant is missing, as the guide
+// promises ("a bare hook costs nothing").
+func (w Wiring) Pre() string {
+	cmd := "gitwarrant hook claude" + w.args()
+	if !w.Pinned() {
 		return "command -v gitwarrant >/dev/null 2>&1 || exit 0; " + cmd
 	}
 	return "command -v gitwarrant >/dev/null 2>&1 || { echo 'gitwarrant is not installed, and this repository pins a gitwarrant gate, so the call is blocked: install it with `" + InstallHint + "` and make sure it is on PATH' >&2; exit 2; }; " +
 		cmd + " || { echo \"gitwarrant hook claude failed (exit $?), so the call is blocked: run it by hand to see why\" >&2; exit 2; }"
+}
+
+// Prompt is the shell command for the UserPromptSubmit hook, which pins
+// the session to the loop its prompt routes to. It never blocks the
+// prompt: the calls it leads to meet PreToolUse, which fails closed.
+func (w Wiring) Prompt() string {
+	return "command -v gitwarrant >/dev/null 2>&1 || exit 0; gitwarrant hook claude --event prompt" + w.args() + " || exit 0"
+}
+
+// SettingsCommand is Wiring{Loop: loop, Strict: strict}.Pre().
+func SettingsCommand(loop string, strict bool) string {
+	return Wiring{Loop: loop, Strict: strict}.Pre()
+}
+
+// SessionEndCommand is the shell command for the SessionEnd hook, which
+// forgets the session's pin.
+func SessionEndCommand() string {
+	return "command -v gitwarrant >/dev/null 2>&1 || exit 0; gitwarrant hook claude --event session-end || exit 0"
 }
 
 // PostSettingsCommand is the shell command for the PostToolUse hook that
@@ -45,6 +83,49 @@ func SettingsCommand(loop string, strict bool) string {
 // tool has already run, and a missing gitwarrant only loses the evidence.
 func PostSettingsCommand() string {
 	return "command -v gitwarrant >/dev/null 2>&1 || exit 0; gitwarrant hook claude --post || exit 0"
+}
+
+// ParseWiring reads back the wiring and the event of a command install
+// wrote; ok is false when cmd is not `gitwarrant hook claude` with flags
+// install writes.
+func ParseWiring(cmd string) (w Wiring, event string, ok bool) {
+	_, args, found := strings.Cut(cmd, "gitwarrant hook claude")
+	if !found {
+		return w, "", false
+	}
+	args, _, _ = strings.Cut(args, "||")
+	args, _, _ = strings.Cut(args, "#")
+	fields := strings.Fields(args)
+	event = "pre"
+	for i := 0; i < len(fields); i++ {
+		val := func() string {
+			if i+1 >= len(fields) {
+				ok = false
+				return ""
+			}
+			i++
+			return strings.Trim(fields[i], "'")
+		}
+		ok = true
+		switch fields[i] {
+		case "--strict":
+			w.Strict = true
+		case "--post":
+			event = "post"
+		case "--loop":
+			w.Loop = val()
+		case "--default-loop":
+			w.DefaultLoop = val()
+		case "--event":
+			event = val()
+		default:
+			return w, "", false
+		}
+		if !ok {
+			return w, "", false
+		}
+	}
+	return w, event, true
 }
 
 // IsGitwarrantCommand reports whether a settings command is one of ours, so

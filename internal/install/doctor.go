@@ -15,6 +15,8 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/features"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
+	"github.com/gitwarrant/gitwarrant/internal/hook"
+	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/protect"
 	"gopkg.in/yaml.v3"
 )
@@ -54,6 +56,9 @@ type Check struct {
 type DoctorEnv struct {
 	Root   string              // the project's root (work tree)
 	Getenv func(string) string // PATH and HOME come from here
+	// LoopsDir is the project's loops folder, to check the loops the hook
+	// wiring names ("" when there is no project).
+	LoopsDir string
 }
 
 // lookPath finds name on the PATH of env, like the shell a hook runs in.
@@ -336,7 +341,7 @@ func managedSettings() string {
 
 func diagnoseClaude(env DoctorEnv) []Check {
 	var out []Check
-	var entry, entryFile string
+	var entry, entryFile, prompt string
 	var entryHook map[string]json.RawMessage
 	for _, f := range claudeSettingsFiles(env) {
 		data, err := os.ReadFile(f[1])
@@ -362,6 +367,9 @@ func diagnoseClaude(env DoctorEnv) []Check {
 					Detail: d.where(v) + `: "allowManagedHooksOnly": true — Claude Code runs only the managed hooks, and they do not include gitwarrant's`,
 					Fix:    "ask whoever manages " + f[0] + " to add gitwarrant's hook there"})
 			}
+		}
+		if prompt == "" {
+			_, _, prompt = existingEntry(d, hook.EventUserPromptSubmit, false)
 		}
 		if entry == "" {
 			if g, cmd, text := existingEntry(d, "PreToolUse", false); g != nil {
@@ -398,6 +406,9 @@ func diagnoseClaude(env DoctorEnv) []Check {
 		}
 	}
 	out = append(out, c)
+	if entry != "" {
+		out = append(out, sessionsCheck(env, entryFile, entry, prompt))
+	}
 	if entry != "" && pinned(entry) && string(entryHook["onFailure"]) != `"block"` {
 		out = append(out, Check{Name: "Claude Code hook on failure", Status: Warn,
 			Detail: entryFile + `: the pinned hook has no "onFailure": "block", so a hook that crashes or times out lets the call through (Claude Code 2.1.295 and later honour the key)`,
@@ -406,14 +417,56 @@ func diagnoseClaude(env DoctorEnv) []Check {
 	return out
 }
 
-// pinned reports whether a hook command pins the gate (--loop, --strict).
+// pinned reports whether a hook command pins the gate (--loop,
+// --default-loop, --strict).
 func pinned(cmd string) bool {
 	_, args, ok := strings.Cut(cmd, "gitwarrant hook claude")
 	if !ok {
 		return false
 	}
 	args, _, _ = strings.Cut(args, "||")
-	return strings.Contains(args, "--loop") || strings.Contains(args, "--strict")
+	return strings.Contains(args, "--loop") || strings.Contains(args, "--default-loop") || strings.Contains(args, "--strict")
+}
+
+// sessionsCheck says which loop each session's calls are decided under
+// (docs/sessions.md#how-a-loop-is-chosen): a loop the wiring names must be
+// a job loop that loads, and a repository with neither a pin nor a default
+// loop is warned that calls no loop speaks of pass silently.
+func sessionsCheck(env DoctorEnv, file, pre, prompt string) Check {
+	c := Check{Name: "loop for every session", Gate: true}
+	w, _, ok := hook.ParseWiring(pre)
+	if !ok {
+		w = hook.Wiring{Strict: strings.Contains(pre, "--strict")}
+	}
+	name, how := w.Loop, "pinned: every call is decided under it"
+	if name == "" {
+		name, how = w.DefaultLoop, "the default for a session no prompt has pinned"
+	}
+	if name != "" && env.LoopsDir != "" {
+		l, err := loops.LoadByName(env.LoopsDir, name)
+		switch {
+		case err != nil:
+			c.Status, c.Detail, c.Fix = Fail, fmt.Sprintf("%s: the hook names the loop %q, which does not load: %v — every call asks", file, name, err), "fix the loop, or run `gitwarrant install --default-loop <name>` with a loop `gitwarrant list` shows"
+			return c
+		case l.Abstract:
+			c.Status, c.Detail, c.Fix = Fail, fmt.Sprintf("%s: the hook names the loop %q, which is abstract (a baseline, not a job) — every call asks", file, name), "run `gitwarrant install --default-loop <name>` with a job loop"
+			return c
+		}
+	}
+	switch {
+	case w.Loop != "":
+		c.Status, c.Detail = Live, fmt.Sprintf("loop %s (%s)", name, how)
+	case w.DefaultLoop != "" && prompt == "":
+		c.Status, c.Detail, c.Fix = Warn, fmt.Sprintf("default loop %s, but no UserPromptSubmit hook routes a session's prompt to another loop", name), "run `gitwarrant install` to add it"
+	case w.DefaultLoop != "":
+		c.Status, c.Detail = Live, fmt.Sprintf("each session under the loop its prompt routes to; default loop %s", name)
+	case w.Strict:
+		c.Status, c.Detail = Live, "strict: a call no loop covers asks"
+	default:
+		c.Status, c.Fix = Warn, "run `gitwarrant install --default-loop <name>`"
+		c.Detail = "no default loop: a session no prompt routes is screened only by every loop's never and ask entries, and a call no loop speaks of passes to Claude Code's own permissions"
+	}
+	return c
 }
 
 // summarizeCommand is the gitwarrant part of a hook command.

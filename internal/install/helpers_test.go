@@ -3,6 +3,7 @@ package install
 import (
 	"crypto/sha256"
 	"fmt"
+	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -160,7 +161,7 @@ func testOptions(root string) Options {
 	}
 	return Options{
 		Root: root, Targets: targets, Block: compile.Block("## gitwarrant\n\nCheck before acting.\n"),
-		Hook: NewHookCommands("", false), MCP: true, GitHooks: true,
+		Hook: NewHookCommands(hook.Wiring{}, false), MCP: true, GitHooks: true,
 	}
 }
 

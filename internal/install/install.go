@@ -13,12 +13,14 @@ package install
 import (
 	"bytes"
 	"fmt"
-	"github.com/gitwarrant/gitwarrant/hooks"
 	"os"
 	"path/filepath"
+	"slices"
 
+	"github.com/gitwarrant/gitwarrant/hooks"
 	"github.com/gitwarrant/gitwarrant/internal/compile"
 	"github.com/gitwarrant/gitwarrant/internal/features"
+	"github.com/gitwarrant/gitwarrant/internal/hook"
 )
 
 // Options say what install wires.
@@ -203,7 +205,7 @@ func (p *Plan) planSettings(h *HookCommands) error {
 			if out, err = addHookGroup(d, eg.event, eg.group, file); err != nil {
 				return err
 			}
-		case post || !h.Explicit:
+		case post || (!h.Explicit && !(isOurs(d, group) && !pinned(text))):
 			if base, _, _ := parseMarker(text); base != eg.group.Hooks[0].Command {
 				p.Notices = append(p.Notices, fmt.Sprintf("kept the gitwarrant hook already in %s (%s: %s)%s", SettingsPath, eg.event, text,
 					map[bool]string{true: "", false: "; pass --loop or --strict to change it"}[post]))
@@ -228,6 +230,27 @@ func (p *Plan) planSettings(h *HookCommands) error {
 	return nil
 }
 
+// isOurs reports whether group is exactly one install wrote (ourGroup).
+// Install brings its own unpinned entries up to date without being asked
+// (an older install wrote them before sessions had a default loop); a
+// pinned one is a choice, kept unless install is told otherwise.
+func isOurs(d *jsonDoc, group *jnode) bool {
+	_, ours := ourGroup(d.data[group.start:group.end])
+	return ours
+}
+
+// CurrentWiring returns the wiring of the gitwarrant PreToolUse hook in
+// .claude/settings.json, if there is one install can read.
+func CurrentWiring(root string) (hook.Wiring, bool) {
+	d, existed, err := loadJSON(root, SettingsPath)
+	if err != nil || !existed {
+		return hook.Wiring{}, false
+	}
+	_, _, text := existingEntry(d, "PreToolUse", false)
+	w, event, ok := hook.ParseWiring(text)
+	return w, ok && event == "pre"
+}
+
 // planUnsettings removes the groups install wrote (ourGroup). The file is
 // deleted only when a marker says install created it and nothing else is
 // left in it; a file that was there before install is never deleted.
@@ -238,7 +261,7 @@ func (p *Plan) planUnsettings() error {
 	}
 	orig, _, _, _ := fileState(filepath.Join(p.Root, filepath.FromSlash(SettingsPath)))
 	changed, file := false, created{}
-	for _, event := range []string{"PostToolUse", "PreToolUse"} {
+	for _, event := range slices.Backward(hookEvents) {
 		var removed bool
 		var fc created
 		if d, removed, fc, err = removeHookGroups(d, event); err != nil {

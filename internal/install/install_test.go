@@ -2,6 +2,7 @@ package install
 
 import (
 	"encoding/json"
+	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -338,15 +339,15 @@ func TestPreCommitManifestMatchesTheLocalRepo(t *testing.T) {
 func TestExplicitPinChangesTheEntry(t *testing.T) {
 	root := t.TempDir()
 	path := filepath.Join(root, ".claude/settings.json")
-	o := Options{Root: root, Hook: NewHookCommands("", false)}
+	o := Options{Root: root, Hook: NewHookCommands(hook.Wiring{}, false)}
 	doInstall(t, o)
-	o.Hook = NewHookCommands("release", true)
+	o.Hook = NewHookCommands(hook.Wiring{Loop: "release", Strict: true}, true)
 	doInstall(t, o)
 	s := read(t, path)
-	if !strings.Contains(s, "--loop release --strict") || !strings.Contains(s, `"onFailure": "block"`) || strings.Count(s, "# gitwarrant:install") != 2 {
+	if !strings.Contains(s, "--loop release --strict") || !strings.Contains(s, `"onFailure": "block"`) || strings.Count(s, "# gitwarrant:install") != 4 {
 		t.Fatalf("install's entry not re-pinned in place:\n%s", s)
 	}
-	o.Hook = NewHookCommands("", false)
+	o.Hook = NewHookCommands(hook.Wiring{}, false)
 	if p := doInstall(t, o); len(p.Changes) != 0 {
 		t.Fatalf("install without flags changed the pinned entry: %+v", p.Changes)
 	}
@@ -360,7 +361,7 @@ func TestExplicitPinChangesTheEntry(t *testing.T) {
 
 	hand := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "gitwarrant hook claude", "timeout": 5}]}]}}`
 	write(t, path, hand, 0o644)
-	o.Hook = NewHookCommands("release", false)
+	o.Hook = NewHookCommands(hook.Wiring{Loop: "release"}, true)
 	doInstall(t, o)
 	s = read(t, path)
 	if !strings.Contains(s, `"matcher": "Bash", "hooks": [{"type": "command", "command": "command -v gitwarrant`) || !strings.Contains(s, `--loop release || {`) || !strings.Contains(s, `"timeout": 5}`) {
@@ -372,7 +373,7 @@ func TestExplicitPinChangesTheEntry(t *testing.T) {
 // by their exact shape.
 func TestUninstallRemovesEntriesOlderVersionsWrote(t *testing.T) {
 	root := t.TempDir()
-	legacy := "{\n  \"permissions\": {},\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": " + yamlQuote(NewHookCommands("", false).Pre) + ",\n            \"timeout\": 30\n          }\n        ]\n      }\n    ]\n  }\n}\n"
+	legacy := "{\n  \"permissions\": {},\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": " + yamlQuote(NewHookCommands(hook.Wiring{}, false).Pre) + ",\n            \"timeout\": 30\n          }\n        ]\n      }\n    ]\n  }\n}\n"
 	write(t, filepath.Join(root, ".claude/settings.json"), legacy, 0o644)
 	p, err := PlanUninstall(UninstallOptions{Root: root, KeepMCP: true, KeepGitHooks: true})
 	if err != nil || p.Apply() != nil {

@@ -2,6 +2,7 @@ package install
 
 import (
 	"encoding/json"
+	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ func roundTrip(t *testing.T, src string) string {
 	root := t.TempDir()
 	path := filepath.Join(root, ".claude", "settings.json")
 	write(t, path, src, 0o644)
-	o := Options{Root: root, Hook: NewHookCommands("", false)}
+	o := Options{Root: root, Hook: NewHookCommands(hook.Wiring{}, false)}
 	for i := 0; i < 2; i++ {
 		p, err := PlanInstall(o)
 		if err != nil {
@@ -135,7 +136,7 @@ func TestUninstallKeepsEmptyContainersTheUserHad(t *testing.T) {
 func TestSettingsWithABOMSaysBOM(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, ".claude/settings.json"), "\ufeff{}\n", 0o644)
-	_, err := PlanInstall(Options{Root: root, Hook: NewHookCommands("", false)})
+	_, err := PlanInstall(Options{Root: root, Hook: NewHookCommands(hook.Wiring{}, false)})
 	if err == nil || !strings.Contains(err.Error(), "byte order mark (BOM)") || !strings.Contains(err.Error(), ".claude/settings.json:1:1") {
 		t.Fatalf("want an error naming the BOM, got %v", err)
 	}

@@ -27,8 +27,8 @@ func TestProblem1HandWrittenPinnedHookIsKept(t *testing.T) {
 	if !strings.Contains(got, `"command": "gitwarrant hook claude --loop release", "timeout": 20`) {
 		t.Fatalf("the hand-written pinned entry was changed:\n%s", got)
 	}
-	if strings.Count(got, "gitwarrant hook claude") != 2 { // the kept entry and the new PostToolUse one
-		t.Fatalf("want the kept PreToolUse entry plus PostToolUse, got:\n%s", got)
+	if strings.Count(got, "gitwarrant hook claude") != 4 { // the kept entry and the new PostToolUse, UserPromptSubmit and SessionEnd ones
+		t.Fatalf("want the kept PreToolUse entry plus PostToolUse, UserPromptSubmit and SessionEnd, got:\n%s", got)
 	}
 	if !strings.Contains(errs, "kept the gitwarrant hook already in .claude/settings.json") {
 		t.Errorf("install did not say what it kept:\n%s", errs)

@@ -40,7 +40,7 @@ type hookCmd struct {
 }
 
 type hookGroup struct {
-	Matcher string    `json:"matcher"`
+	Matcher string    `json:"matcher,omitempty"`
 	Hooks   []hookCmd `json:"hooks"`
 }
 
@@ -50,25 +50,29 @@ type mcpServer struct {
 	Env     map[string]string `json:"env,omitempty"`
 }
 
-// HookCommands are the command lines for the two Claude Code hook events.
+// HookCommands are the command lines for the Claude Code hook events.
 // NewHookCommands fills them from the hook package.
 type HookCommands struct {
 	Pre    string // PreToolUse
 	Post   string // PostToolUse
-	Pinned bool   // --loop or --strict: a failed hook must block
-	// Explicit is set when --loop or --strict was given: only then does
-	// install change a gitwarrant entry that is already there.
+	Prompt string // UserPromptSubmit: pins the session to a loop
+	End    string // SessionEnd: forgets the pin
+	Pinned bool   // a loop, a default loop or strict: a failed hook must block
+	// Explicit is set when --loop, --default-loop or --strict was given:
+	// only then does install change a gitwarrant entry a person wrote.
 	Explicit bool
 }
 
-// NewHookCommands returns the hook command lines for a gate pinned to loop
-// and/or strict, or unpinned when both are zero.
-func NewHookCommands(loop string, strict bool) *HookCommands {
+// NewHookCommands returns the hook command lines for w
+// (docs/sessions.md). explicit says the person named the wiring.
+func NewHookCommands(w hook.Wiring, explicit bool) *HookCommands {
 	return &HookCommands{
-		Pre:      hook.SettingsCommand(loop, strict),
+		Pre:      w.Pre(),
 		Post:     hook.PostSettingsCommand(),
-		Pinned:   loop != "" || strict,
-		Explicit: loop != "" || strict,
+		Prompt:   w.Prompt(),
+		End:      hook.SessionEndCommand(),
+		Pinned:   w.Pinned(),
+		Explicit: explicit,
 	}
 }
 
@@ -140,18 +144,27 @@ func parseMarker(cmd string) (base string, c created, ok bool) {
 // groups returns the settings entries for each event. A pinned gate gets
 // onFailure "block" (Claude Code ≥ 2.1.295), so a hook that cannot start,
 // times out or crashes blocks the call instead of letting it through; older
-// versions ignore the key.
+// versions ignore the key. The session events take no matcher.
 func (h HookCommands) groups() []eventGroup {
 	pre := hookCmd{Type: "command", Command: h.Pre, Timeout: hook.SettingsTimeout}
 	if h.Pinned {
 		pre.OnFailure = "block"
 	}
-	post := hookCmd{Type: "command", Command: h.Post, Timeout: hook.SettingsTimeout}
+	cmd := func(c string) []hookCmd {
+		return []hookCmd{{Type: "command", Command: c, Timeout: hook.SettingsTimeout}}
+	}
 	return []eventGroup{
 		{"PreToolUse", hookGroup{Matcher: hook.Matcher, Hooks: []hookCmd{pre}}},
-		{"PostToolUse", hookGroup{Matcher: hook.Matcher, Hooks: []hookCmd{post}}},
+		{"PostToolUse", hookGroup{Matcher: hook.Matcher, Hooks: cmd(h.Post)}},
+		{hook.EventUserPromptSubmit, hookGroup{Hooks: cmd(h.Prompt)}},
+		{hook.EventSessionEnd, hookGroup{Hooks: cmd(h.End)}},
 	}
 }
+
+// hookEvents are the events install writes, in the order it writes them;
+// uninstall removes them in reverse, so the group that created the
+// "hooks" object is the last one taken out.
+var hookEvents = []string{"PreToolUse", "PostToolUse", hook.EventUserPromptSubmit, hook.EventSessionEnd}
 
 type eventGroup struct {
 	event string
@@ -203,7 +216,10 @@ type settingsHook struct {
 // an edited command) is theirs.
 func ourGroup(raw []byte) (created, bool) {
 	var g map[string]json.RawMessage
-	if json.Unmarshal(raw, &g) != nil || len(g) != 2 || string(g["matcher"]) != `"`+hook.Matcher+`"` {
+	if json.Unmarshal(raw, &g) != nil {
+		return created{}, false
+	}
+	if m, ok := g["matcher"]; (ok && string(m) != `"`+hook.Matcher+`"`) || len(g) != map[bool]int{true: 2, false: 1}[ok] {
 		return created{}, false
 	}
 	var hs []map[string]json.RawMessage
@@ -239,31 +255,27 @@ func ourGroup(raw []byte) (created, bool) {
 }
 
 // installedCommand reports whether cmd is a command install writes (for
-// some loop and mode), and whether that command is pinned.
+// some wiring and event), and whether that command is pinned.
 func installedCommand(cmd string) (pinned, known bool) {
-	if cmd == hook.PostSettingsCommand() || cmd == hook.SettingsCommand("", false) {
-		return false, true
-	}
-	_, args, found := strings.Cut(cmd, "; gitwarrant hook claude")
-	if !found {
+	w, event, ok := hook.ParseWiring(cmd)
+	if !ok {
 		return false, false
 	}
-	args, _, _ = strings.Cut(args, " || {")
-	fields := strings.Fields(args)
-	loop, strict := "", false
-	for i := 0; i < len(fields); i++ {
-		switch {
-		case fields[i] == "--strict":
-			strict = true
-		case fields[i] == "--loop" && i+1 < len(fields):
-			loop = strings.Trim(fields[i+1], "'")
-			i++
-		}
+	var want string
+	switch event {
+	case "pre":
+		want = w.Pre()
+	case "post":
+		want = hook.PostSettingsCommand()
+	case "prompt":
+		return false, w.Prompt() == cmd // never blocks, so never onFailure
+	case "session-end":
+		want = hook.SessionEndCommand()
 	}
-	if loop == "" && !strict {
+	if want != cmd {
 		return false, false
 	}
-	return true, hook.SettingsCommand(loop, strict) == cmd
+	return event == "pre" && w.Pinned(), true
 }
 
 // existingEntry finds a gitwarrant hook command under hooks.<event> — any

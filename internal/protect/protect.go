@@ -109,6 +109,7 @@ var HumanOnly = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"amend": true, "review": true, "sign": true, "signers": true, "keys": true, "key": true,
 		"install": true, "uninstall": true, "init": true, "new": true, "hook": true, "githooks": true,
+		"session": true, // moving a session's loop pin is the person's choice (docs/sessions.md)
 	}
 })
 

@@ -103,6 +103,36 @@ func Render(t Template, loopName string, proj *Project) ([]byte, error) {
 	return out, nil
 }
 
+// Baseline is the name of the abstract loop `init` writes and every job
+// loop `new` writes extends (docs/sessions.md#the-baseline).
+const Baseline = "baseline"
+
+// Extend returns a rendered loop that extends parent: an `extends:` line
+// after its `name:` line. A loop that extends another, or is abstract,
+// is returned as it is.
+func Extend(body []byte, name, parent string) ([]byte, error) {
+	l, err := loops.Parse(name+loops.FileSuffix, body)
+	if err != nil {
+		return nil, err
+	}
+	if l.Abstract || l.Extends.Text != "" {
+		return body, nil
+	}
+	loc := nameLineRE().FindIndex(body)
+	if loc == nil {
+		return nil, fmt.Errorf("the loop has no `name:` line")
+	}
+	end := loc[1]
+	if nl := bytes.IndexByte(body[end:], '\n'); nl >= 0 {
+		end += nl + 1
+	}
+	var b bytes.Buffer
+	b.Write(body[:end])
+	b.WriteString("extends: " + parent + "\n")
+	b.Write(body[end:])
+	return b.Bytes(), nil
+}
+
 // projectLineRE finds the lines a template marks for the entries a
 // repository's own build files supply.
 var projectLineRE = sync.OnceValue(func() *regexp.Regexp {
