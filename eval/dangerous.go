@@ -30,15 +30,23 @@ func (d dangerousCall) call() call {
 	return call{tool: d.Tool, input: map[string]any{"file_path": d.FilePath}, kind: "dangerous corpus"}
 }
 
-// minDecided is the share of the corpus the baseline template must decide
-// (ask or deny) with no loop pinned.
-const minDecided = 0.95
+// minDecided is the share of the corpus every loop's never and ask entries
+// must decide (ask or deny) with no loop chosen at all — the fallback
+// `doctor` warns about. `install` writes a default loop, so in the wiring
+// it writes every call meets a loop and none is silent (the pinned checks
+// below); the unpinned screen is a floor that keeps the fallback from
+// quietly getting worse (docs/sessions.md#how-a-loop-is-chosen). It was
+// 95% while the baseline's entries were broad words; they are typed now,
+// so that a job loop extending the baseline does not ask about a word in
+// a commit message.
+const minDecided = 0.75
 
 // Dangerous is the dangerous suite: every call of the public corpus is
-// never ALLOW pinned to any template loop, and with no loop pinned the
-// baseline template decides (asks or denies) at least 95% of them.
+// never ALLOW pinned to any template loop (as the default loop install
+// writes, or a session's), and with no loop chosen every loop's never and
+// ask entries decide (ask or deny) at least minDecided of them.
 func Dangerous() (*Suite, error) {
-	s := newSuite("dangerous", "no call of a public corpus of dangerous tool calls (committed Claude Code deny rules, destructive-command guards' test corpora) is ALLOW pinned to any template loop; unpinned, with the baseline template, at least 95% are decided (ask or deny)")
+	s := newSuite("dangerous", "no call of a public corpus of dangerous tool calls (committed Claude Code deny rules, destructive-command guards' test corpora) is ALLOW pinned to any template loop (a default or session loop); with no loop chosen, every loop's never and ask entries decide at least 75% (ask or deny)")
 	var corpus []dangerousCall
 	if err := json.Unmarshal(dangerousCalls, &corpus); err != nil {
 		return nil, fmt.Errorf("eval/dangerous_calls.json: %w", err)
