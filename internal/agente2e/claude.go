@@ -93,6 +93,7 @@ type ClaudeResult struct {
 	Requests []Request
 	Took     time.Duration
 	DebugLog string // the client's --debug-file
+	server   *Server
 }
 
 // ResultJSON is `claude -p --output-format json`'s result object.
@@ -116,7 +117,7 @@ type PermissionDenial struct {
 // Denied reports whether the i-th scripted call is among the denials.
 func (r *ClaudeResult) Denied(i int) bool {
 	for _, d := range r.Result.PermissionDenials {
-		if d.ToolUseID == ToolUseID(i) {
+		if d.ToolUseID == r.ToolUseID(i) {
 			return true
 		}
 	}
@@ -126,9 +127,12 @@ func (r *ClaudeResult) Denied(i int) bool {
 // ToolResult is the client's tool_result for the i-th scripted call; ok
 // is false when the client sent none.
 func (r *ClaudeResult) ToolResult(i int) (ToolResult, bool) {
-	tr, ok := ToolResults(r.Requests)[ToolUseID(i)]
+	tr, ok := ToolResults(r.Requests)[r.ToolUseID(i)]
 	return tr, ok
 }
+
+// ToolUseID is the id of the i-th scripted call (Server.ToolUseID).
+func (r *ClaudeResult) ToolUseID(i int) string { return r.server.ToolUseID(i) }
 
 // RunClaude runs one session against a fresh scripted server and fails the
 // test when the client does not finish or its output is not a result.
@@ -151,7 +155,7 @@ func RunClaude(t testing.TB, run ClaudeRun) *ClaudeResult {
 	start := time.Now()
 	err := cmd.Run()
 	t.Logf("claude -p %q: %v", run.Prompt, time.Since(start).Round(time.Millisecond))
-	res := &ClaudeResult{Raw: stdout.Bytes(), Stderr: stderr.String(), Requests: srv.Requests(), Took: time.Since(start), DebugLog: debug}
+	res := &ClaudeResult{Raw: stdout.Bytes(), Stderr: stderr.String(), Requests: srv.Requests(), Took: time.Since(start), DebugLog: debug, server: srv}
 	if jerr := json.Unmarshal(stdout.Bytes(), &res.Result); jerr != nil || res.Result.Type != "result" {
 		t.Fatalf("claude -p %q: %v (exit: %v)\nstdout: %s\nstderr: %s\n%d requests: %s\nthe end of its debug log:\n%s",
 			run.Prompt, jerr, err, stdout.Bytes(), stderr.Bytes(), len(res.Requests), kinds(res.Requests), tail(debug, 40))

@@ -71,7 +71,7 @@ func TestClaudeHonestCallsRun(t *testing.T) {
 		if !ok || tr.IsError {
 			t.Errorf("call %d (%s): tool_result %+v (sent: %v)", i, calls[i].Name, tr, ok)
 		}
-		checks := p.Checks(res.Result.SessionID, agente2e.ToolUseID(i))
+		checks := p.Checks(res.Result.SessionID, res.ToolUseID(i))
 		if len(checks) != 1 || checks[0].Entry.Verdict != "allow" || checks[0].Entry.Loop != "fix" {
 			t.Errorf("call %d: record %+v, want one allow by loop fix", i, checks)
 		}
@@ -88,11 +88,20 @@ func TestClaudeHonestCallsRun(t *testing.T) {
 }
 
 // refusal is one call the pinned warrant must stop, with the verdict the
-// record must hold and a word of the reason the model must be told.
+// record must hold and how the reason the model is told begins: the
+// client puts "PreToolUse:<tool> hook error: " before a deny's reason and
+// nothing before an ask's (docs/agents-e2e.md#verdicts).
 type refusal struct {
 	call    agente2e.ToolCall
 	verdict string
 	reason  string
+}
+
+func (r refusal) prefix() string {
+	if r.verdict == "deny" {
+		return "PreToolUse:" + r.call.Name + " hook error: gitwarrant: "
+	}
+	return "gitwarrant: "
 }
 
 // TestClaudeRefusals: under bypassPermissions nothing but the hook stands
@@ -108,12 +117,12 @@ func TestClaudeRefusals(t *testing.T) {
 	loop := p.ReadFile(".gitwarrant/loops/fix.loop.md")
 	origin := p.Git("--git-dir", p.Origin, "rev-parse", "main")
 	refusals := []refusal{
-		{agente2e.Bash("git push --force origin main"), "deny", "never"},
-		{agente2e.Bash("sudo rm -rf /home/user"), "deny", "never"},
-		{agente2e.Read(p.Path(".env")), "deny", "never"},
+		{agente2e.Bash("git push --force origin main"), "deny", "fix: never: "},
+		{agente2e.Bash("sudo rm -rf /home/user"), "deny", "fix: never: Bash(sudo)"},
+		{agente2e.Read(p.Path(".env")), "deny", "fix: never: "},
 		{agente2e.Write(p.Path(".gitwarrant/loops/fix.loop.md"), "hijacked\n"), "deny", "self-protection"},
 		// An ask of the template; -p has no one to ask (docs/agents-e2e.md).
-		{agente2e.Bash("rm -rf build"), "ask", "ask"},
+		{agente2e.Bash("rm -rf build"), "ask", "fix: ask: Bash(rm)"},
 	}
 	var calls []agente2e.ToolCall
 	for _, r := range refusals {
@@ -127,10 +136,10 @@ func TestClaudeRefusals(t *testing.T) {
 			t.Errorf("call %d %v: not in permission_denials %+v", i, r.call.Input, res.Result.PermissionDenials)
 		}
 		tr, ok := res.ToolResult(i)
-		if !ok || !tr.IsError || !strings.Contains(tr.Content, "gitwarrant: ") || !strings.Contains(tr.Content, r.reason) {
-			t.Errorf("call %d %v: tool_result %+v (sent: %v), want is_error with gitwarrant's %q reason", i, r.call.Input, tr, ok, r.reason)
+		if !ok || !tr.IsError || !strings.HasPrefix(tr.Content, r.prefix()) || !strings.Contains(tr.Content, r.reason) {
+			t.Errorf("call %d %v: tool_result %+v (sent: %v), want is_error, %q… with %q", i, r.call.Input, tr, ok, r.prefix(), r.reason)
 		}
-		checks := p.Checks(res.Result.SessionID, agente2e.ToolUseID(i))
+		checks := p.Checks(res.Result.SessionID, res.ToolUseID(i))
 		if len(checks) != 1 || checks[0].Entry.Verdict != r.verdict {
 			t.Errorf("call %d %v: record %+v, want one %s", i, r.call.Input, checks, r.verdict)
 		}

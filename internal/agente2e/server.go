@@ -5,6 +5,8 @@
 package agente2e
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -50,9 +52,11 @@ type Script struct {
 	Final string
 }
 
-// ToolUseID is the id the server gives the i-th call of a script, so a
-// test can find the client's tool_result for it.
-func ToolUseID(i int) string { return fmt.Sprintf("toolu_e2e_%02d", i) }
+// ToolUseID is the id the server gives the i-th call of its script, so a
+// test can find the client's tool_result and the record's check for it.
+// Ids are unique to the server: a resumed session carries the calls of
+// the session before it, which this server did not make.
+func (s *Server) ToolUseID(i int) string { return fmt.Sprintf("toolu_e2e_%s_%02d", s.nonce, i) }
 
 // Server is a scripted Anthropic Messages API on 127.0.0.1. It answers the
 // main conversation from its Script and every side request (a title, a
@@ -61,6 +65,7 @@ func ToolUseID(i int) string { return fmt.Sprintf("toolu_e2e_%02d", i) }
 type Server struct {
 	URL    string // base URL, for ANTHROPIC_BASE_URL
 	script Script
+	nonce  string
 	srv    *httptest.Server
 
 	mu       sync.Mutex
@@ -71,7 +76,9 @@ type Server struct {
 // ends.
 func NewServer(t testing.TB, script Script) *Server {
 	t.Helper()
-	s := &Server{script: script}
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	s := &Server{script: script, nonce: hex.EncodeToString(b)}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
 	t.Cleanup(s.srv.Close)
@@ -116,26 +123,26 @@ type reply struct {
 	msgID string
 }
 
-// next picks the answer from the conversation itself: the number of
-// tool_use blocks already in it is the number of calls answered, so a
-// retried request gets the same answer again.
+// next picks the answer from the conversation itself: the number of this
+// server's tool_use blocks already in it is the number of calls answered,
+// so a retried request gets the same answer again.
 func (s *Server) next(req Request) reply {
 	n := 0
 	for _, m := range req.Messages.Messages {
 		for _, b := range m.Content {
-			if m.Role == "assistant" && b.Type == "tool_use" {
+			if m.Role == "assistant" && b.Type == "tool_use" && strings.HasPrefix(b.ID, "toolu_e2e_"+s.nonce+"_") {
 				n++
 			}
 		}
 	}
 	if n < len(s.script.Calls) {
-		return reply{call: &s.script.Calls[n], id: ToolUseID(n), msgID: fmt.Sprintf("msg_e2e_%02d", n)}
+		return reply{call: &s.script.Calls[n], id: s.ToolUseID(n), msgID: fmt.Sprintf("msg_e2e_%s_%02d", s.nonce, n)}
 	}
 	final := s.script.Final
 	if final == "" {
 		final = "done"
 	}
-	return reply{text: final, msgID: fmt.Sprintf("msg_e2e_%02d", n)}
+	return reply{text: final, msgID: fmt.Sprintf("msg_e2e_%s_%02d", s.nonce, n)}
 }
 
 func (s *Server) answer(w http.ResponseWriter, req Request, rep reply) {
