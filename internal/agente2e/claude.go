@@ -48,6 +48,9 @@ func RepoRoot() string {
 func ClaudeBin(t testing.TB) string {
 	t.Helper()
 	if p := os.Getenv(ClaudeEnv); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			SkipOrFail(t, "$%s names no Claude Code binary: %v", ClaudeEnv, err)
+		}
 		return p
 	}
 	mods := filepath.Join(RepoRoot(), "testdata", "claude-code", "node_modules", "@anthropic-ai")
