@@ -157,7 +157,12 @@ func RunClaude(t testing.TB, run ClaudeRun) *ClaudeResult {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	err := cmd.Run()
-	t.Logf("claude -p %q: %v", run.Prompt, time.Since(start).Round(time.Millisecond))
+	if ps := cmd.ProcessState; ps != nil {
+		// The CPU time counts the client's hooks and tools too (the
+		// children it waited for): the figure that does not depend on how
+		// busy the machine is.
+		t.Logf("claude -p %q: %v, %v CPU", run.Prompt, time.Since(start).Round(time.Millisecond), (ps.UserTime() + ps.SystemTime()).Round(time.Millisecond))
+	}
 	res := &ClaudeResult{Raw: stdout.Bytes(), Stderr: stderr.String(), Requests: srv.Requests(), Took: time.Since(start), DebugLog: debug, server: srv}
 	if jerr := json.Unmarshal(stdout.Bytes(), &res.Result); jerr != nil || res.Result.Type != "result" {
 		t.Fatalf("claude -p %q: %v (exit: %v)\nstdout: %s\nstderr: %s\n%d requests: %s\nthe end of its debug log:\n%s",

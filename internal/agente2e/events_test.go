@@ -89,9 +89,13 @@ func TestClaudeHookEvents(t *testing.T) {
 	for _, ev := range []string{"SessionStart", "UserPromptSubmit"} {
 		where := contextIn(first.Requests, "e2e-context-from-"+ev)
 		if where == "" {
-			t.Errorf("%s additionalContext did not reach the model", ev)
+			t.Errorf("%s additionalContext is not in every request of the session", ev)
 		}
 		t.Logf("%s additionalContext reaches the model %s", ev, where)
+		// As a system message of the conversation, not the system prompt.
+		if !strings.Contains(where, "(system)") || strings.Contains(first.Requests[0].Messages.System.Text(), "e2e-context-from-") {
+			t.Errorf("%s additionalContext is not a system message of the conversation", ev)
+		}
 	}
 	// gitwarrant's pinned hook ran beside the dump hook and judged the call.
 	if c := p.Checks(sid, first.ToolUseID(0)); len(c) != 1 || c[0].Entry.Verdict != "allow" {
@@ -147,25 +151,30 @@ func keys(m map[string]any) []string {
 	return out
 }
 
-// contextIn says where marker first appears in the last main request:
-// the message's role and index and the text around it ("" when absent).
+// contextIn says where marker appears in the main requests: the message's
+// role and index and the text around it in the first, "" when one of
+// them lacks it.
 func contextIn(reqs []agente2e.Request, marker string) string {
-	for i := len(reqs) - 1; i >= 0; i-- {
-		if reqs[i].Kind != agente2e.KindMain {
+	where := ""
+	for _, r := range reqs {
+		if r.Kind != agente2e.KindMain {
 			continue
 		}
-		for mi, m := range reqs[i].Messages.Messages {
+		found := ""
+		for mi, m := range r.Messages.Messages {
 			for _, b := range m.Content {
-				if j := strings.Index(b.Text, marker); j >= 0 {
+				if j := strings.Index(b.Text, marker); j >= 0 && found == "" {
 					lo := max(0, j-80)
-					return fmt.Sprintf("in message %d (%s): …%s…", mi, m.Role, b.Text[lo:min(len(b.Text), j+len(marker)+20)])
+					found = fmt.Sprintf("in message %d (%s): …%s…", mi, m.Role, b.Text[lo:min(len(b.Text), j+len(marker)+20)])
 				}
 			}
 		}
-		if strings.Contains(reqs[i].Messages.System.Text(), marker) {
-			return "in the system prompt"
+		if found == "" {
+			return ""
 		}
-		return ""
+		if where == "" {
+			where = found
+		}
 	}
-	return ""
+	return where
 }
