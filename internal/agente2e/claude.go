@@ -148,7 +148,9 @@ func RunClaude(t testing.TB, run ClaudeRun) *ClaudeResult {
 	}
 	debug := filepath.Join(t.TempDir(), "claude-debug.log")
 	args := append([]string{"-p", run.Prompt, "--output-format", "json", "--debug-file", debug}, run.Args...)
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	// A session of a few calls takes seconds; a hung client fails the
+	// test with its debug log rather than waiting for go test's timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, run.Bin, args...)
 	cmd.Dir = run.Dir
@@ -157,14 +159,21 @@ func RunClaude(t testing.TB, run ClaudeRun) *ClaudeResult {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	err := cmd.Run()
+	res := &ClaudeResult{Raw: stdout.Bytes(), Stderr: stderr.String(), Requests: srv.Requests(), Took: time.Since(start), DebugLog: debug, server: srv}
 	if ps := cmd.ProcessState; ps != nil {
 		// The CPU time counts the client's hooks and tools too (the
 		// children it waited for): the figure that does not depend on how
 		// busy the machine is.
-		t.Logf("claude -p %q: %v, %v CPU", run.Prompt, time.Since(start).Round(time.Millisecond), (ps.UserTime() + ps.SystemTime()).Round(time.Millisecond))
+		t.Logf("claude -p %q: %v, %v CPU", run.Prompt, res.Took.Round(time.Millisecond), (ps.UserTime() + ps.SystemTime()).Round(time.Millisecond))
 	}
-	res := &ClaudeResult{Raw: stdout.Bytes(), Stderr: stderr.String(), Requests: srv.Requests(), Took: time.Since(start), DebugLog: debug, server: srv}
-	if jerr := json.Unmarshal(stdout.Bytes(), &res.Result); jerr != nil || res.Result.Type != "result" {
+	jerr := json.Unmarshal(stdout.Bytes(), &res.Result)
+	if jerr == nil && res.Result.Type != "result" {
+		jerr = fmt.Errorf("the output is not a result")
+	}
+	if jerr == nil && srv.Overrun() {
+		jerr = fmt.Errorf("the conversation went past its script")
+	}
+	if jerr != nil {
 		t.Fatalf("claude -p %q: %v (exit: %v)\nstdout: %s\nstderr: %s\n%d requests: %s\nthe end of its debug log:\n%s",
 			run.Prompt, jerr, err, stdout.Bytes(), stderr.Bytes(), len(res.Requests), kinds(res.Requests), tail(debug, 40))
 	}
@@ -224,7 +233,7 @@ func goEnv() []string {
 func kinds(reqs []Request) string {
 	var parts []string
 	for _, r := range reqs {
-		parts = append(parts, fmt.Sprintf("%s %s (%d messages)", r.Kind, r.Path, len(r.Messages.Messages)))
+		parts = append(parts, fmt.Sprintf("%s %s (%d messages)", r.Kind, r.Path, len(r.Parsed.Messages)))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -93,7 +93,7 @@ func TestClaudeHookEvents(t *testing.T) {
 		}
 		t.Logf("%s additionalContext reaches the model %s", ev, where)
 		// As a system message of the conversation, not the system prompt.
-		if !strings.Contains(where, "(system)") || strings.Contains(first.Requests[0].Messages.System.Text(), "e2e-context-from-") {
+		if !strings.Contains(where, "(system)") || strings.Contains(first.Requests[0].Parsed.System.Text(), "e2e-context-from-") {
 			t.Errorf("%s additionalContext is not a system message of the conversation", ev)
 		}
 	}
@@ -161,7 +161,7 @@ func contextIn(reqs []agente2e.Request, marker string) string {
 			continue
 		}
 		found := ""
-		for mi, m := range r.Messages.Messages {
+		for mi, m := range r.Parsed.Messages {
 			for _, b := range m.Content {
 				if j := strings.Index(b.Text, marker); j >= 0 && found == "" {
 					lo := max(0, j-80)

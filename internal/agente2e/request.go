@@ -12,7 +12,7 @@ type Request struct {
 	Header              http.Header
 	Body                []byte
 	Kind                Kind
-	Messages            MessagesBody // the decoded body of a /v1/messages request
+	Parsed              MessagesBody // the decoded body of a /v1/messages request
 }
 
 // MessagesBody is the part of a Messages API request body the tests read.
@@ -88,7 +88,7 @@ func ToolResults(reqs []Request) map[string]ToolResult {
 		if r.Kind != KindMain {
 			continue
 		}
-		for _, m := range r.Messages.Messages {
+		for _, m := range r.Parsed.Messages {
 			for _, b := range m.Content {
 				if b.Type != "tool_result" {
 					continue
@@ -118,7 +118,7 @@ func UserText(reqs []Request) []string {
 		return nil
 	}
 	var out []string
-	for _, m := range last.Messages.Messages {
+	for _, m := range last.Parsed.Messages {
 		if m.Role != "user" {
 			continue
 		}

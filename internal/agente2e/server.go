@@ -70,6 +70,31 @@ type Server struct {
 
 	mu       sync.Mutex
 	requests []Request
+	overrun  bool
+}
+
+// maxExtraRequests is how many requests of the conversation beyond one per
+// call the server answers: retries and the final answer.
+const maxExtraRequests = 8
+
+// Overrun reports whether the conversation took more requests than its
+// script allows for, and the server ended it.
+func (s *Server) Overrun() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.overrun
+}
+
+func (s *Server) mainRequests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, r := range s.requests {
+		if r.Kind == KindMain {
+			n++
+		}
+	}
+	return n
 }
 
 // NewServer starts a server answering from script; it stops when the test
@@ -95,18 +120,18 @@ func (s *Server) Requests() []Request {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
-	_ = json.Unmarshal(body, &req.Messages)
+	_ = json.Unmarshal(body, &req.Parsed)
 	req.Kind = classify(req)
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
 	s.mu.Unlock()
 
-	switch {
-	case req.Kind == KindCountTokens:
+	switch req.Kind {
+	case KindCountTokens:
 		writeJSON(w, map[string]any{"input_tokens": 100})
-	case req.Kind == KindOther:
+	case KindOther:
 		http.Error(w, `{"type":"error","error":{"type":"not_found_error","message":"the e2e server knows only /v1/messages"}}`, http.StatusNotFound)
-	case req.Kind == KindMain:
+	case KindMain:
 		s.answer(w, req, s.next(req))
 	default:
 		s.answer(w, req, reply{text: "e2e side answer", msgID: "msg_e2e_side"})
@@ -128,12 +153,21 @@ type reply struct {
 // so a retried request gets the same answer again.
 func (s *Server) next(req Request) reply {
 	n := 0
-	for _, m := range req.Messages.Messages {
+	for _, m := range req.Parsed.Messages {
 		for _, b := range m.Content {
 			if m.Role == "assistant" && b.Type == "tool_use" && strings.HasPrefix(b.ID, "toolu_e2e_"+s.nonce+"_") {
 				n++
 			}
 		}
+	}
+	if s.mainRequests() > len(s.script.Calls)+maxExtraRequests {
+		// Ends a conversation that does not advance (a client that no
+		// longer sends back the calls it ran) instead of feeding it the
+		// same call forever.
+		s.mu.Lock()
+		s.overrun = true
+		s.mu.Unlock()
+		return reply{text: "e2e: the conversation went past its script", msgID: "msg_e2e_overrun"}
 	}
 	if n < len(s.script.Calls) {
 		return reply{call: &s.script.Calls[n], id: s.ToolUseID(n), msgID: fmt.Sprintf("msg_e2e_%s_%02d", s.nonce, n)}
@@ -146,8 +180,8 @@ func (s *Server) next(req Request) reply {
 }
 
 func (s *Server) answer(w http.ResponseWriter, req Request, rep reply) {
-	model := req.Messages.Model
-	if !req.Messages.Stream {
+	model := req.Parsed.Model
+	if !req.Parsed.Stream {
 		writeJSON(w, message(model, rep, true))
 		return
 	}
@@ -228,7 +262,7 @@ func classify(r Request) Kind {
 		return KindCountTokens
 	case !strings.HasSuffix(r.Path, "/v1/messages"):
 		return KindOther
-	case len(r.Messages.Tools) > 0:
+	case len(r.Parsed.Tools) > 0:
 		return KindMain
 	}
 	return KindSide

@@ -84,3 +84,21 @@ func TestServerFollowsTheConversation(t *testing.T) {
 		t.Errorf("result 1: %+v", r)
 	}
 }
+
+// TestServerEndsAConversationThatDoesNotAdvance: a client that never sends
+// back the calls it ran would get the same call forever; the server ends
+// the conversation and says so.
+func TestServerEndsAConversationThatDoesNotAdvance(t *testing.T) {
+	srv := agente2e.NewServer(t, agente2e.Script{Calls: []agente2e.ToolCall{agente2e.Bash("git status")}})
+	body := map[string]any{"tools": []any{map[string]any{"name": "Bash"}}, "messages": []any{map[string]any{"role": "user", "content": "go"}}}
+	var last string
+	for range 10 {
+		if srv.Overrun() {
+			t.Fatalf("overrun before the limit: %s", last)
+		}
+		last = post(t, srv.URL, "/v1/messages", body)
+	}
+	if !srv.Overrun() || strings.Contains(last, "tool_use") {
+		t.Errorf("after 10 requests for a one-call script: overrun %v, answer %s", srv.Overrun(), last)
+	}
+}
