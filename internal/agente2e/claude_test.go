@@ -21,9 +21,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// pinned is the install flags under which every call is judged by one
-// loop; a parameter so other wirings can be run through the same tests.
-var pinned = []string{"--loop", "fix"}
+// pinned is the install flags of these tests: none, the wiring install
+// writes on a fresh repository — one job loop, so it is the default loop
+// every session works under until its prompt routes elsewhere
+// (docs/sessions.md). A parameter so other wirings run through the same
+// tests.
+var pinned []string
 
 // goModule is a tiny Go module, so the template's Go entries apply.
 var goModule = map[string]string{
@@ -122,7 +125,7 @@ func TestClaudeRefusals(t *testing.T) {
 		{agente2e.Read(p.Path(".env")), "deny", "fix: never: "},
 		{agente2e.Write(p.Path(".gitwarrant/loops/fix.loop.md"), "hijacked\n"), "deny", "self-protection"},
 		// An ask of the template; -p has no one to ask (docs/agents-e2e.md).
-		{agente2e.Bash("rm -rf build"), "ask", "fix: ask: Bash(rm)"},
+		{agente2e.Bash("rm -rf build"), "ask", "fix: ask: Bash(rm"},
 	}
 	var calls []agente2e.ToolCall
 	for _, r := range refusals {

@@ -16,8 +16,11 @@ type Setup struct {
 	Files    map[string]string // committed before `gitwarrant init`, by path relative to the root
 	Loop     string            // the loop `gitwarrant new` creates; "fix" when empty
 	Template string            // its template; "fix-bug-on-branch" when empty
+	// More are further loops `gitwarrant new` creates before install, by
+	// name, each with its template.
+	More map[string]string
 	// Install is the flags `gitwarrant install` runs with, e.g.
-	// {"--loop", "fix"}; nil runs it with none.
+	// {"--default-loop", "fix"}; nil runs it with none.
 	Install []string
 	// Origin makes a bare repository, pushes main there and adds it as
 	// the remote origin, for tests of pushes.
@@ -74,6 +77,9 @@ func NewProject(t testing.TB, gitwarrant string, s Setup) *Project {
 	}
 	p.Run("init")
 	p.Run("new", s.Loop, "--template", s.Template)
+	for name, tmpl := range s.More {
+		p.Run("new", name, "--template", tmpl)
+	}
 	p.Run(append([]string{"install"}, s.Install...)...)
 	p.Git("add", "-A")
 	p.Git("commit", "-q", "-m", "gitwarrant: install")
@@ -186,6 +192,7 @@ type RecordEntry struct {
 		Session   string `json:"session"`
 		ToolUseID string `json:"tool_use_id"`
 		Via       string `json:"via"`
+		LoopVia   string `json:"loop_via"` // how the deciding loop was chosen (docs/sessions.md#the-record)
 	} `json:"entry"`
 }
 
