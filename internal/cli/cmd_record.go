@@ -314,7 +314,7 @@ The default writer is this work tree's for the current branch.` + "\n" + recordE
 			return out.Flush()
 		},
 	}
-	cmd.Flags().StringVar(&writer, "writer", "", "the writer (see `gitwarrant record verify`)")
+	writerFlag(cmd, &writer)
 	return cmd
 }
 
@@ -348,7 +348,7 @@ The default writer is this work tree's for the current branch.` + "\n" + recordE
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&writer, "writer", "", "the writer (see `gitwarrant record verify`)")
+	writerFlag(cmd, &writer)
 	return cmd
 }
 
@@ -380,6 +380,11 @@ func entries(n int64) string {
 		return "1 entry"
 	}
 	return fmt.Sprintf("%d entries", n)
+}
+
+// writerFlag adds --writer W to export and restore.
+func writerFlag(cmd *cobra.Command, writer *string) {
+	cmd.Flags().StringVar(writer, "writer", "", "the writer `W` (default: this work tree's for the current branch; record verify names every writer)")
 }
 
 // pickWriter is --writer, else this work tree's writer.
