@@ -112,7 +112,7 @@ func (w *callWorld) decide(c call, loop string) string {
 	if loop != "" {
 		o.Loop = loop
 	}
-	env := gate.Env{Getenv: w.getenv, Cwd: w.root}
+	env := gate.Env{Getenv: w.getenv, Cwd: w.root, Allower: gate.TypedAllower}
 	a := gate.Decide(context.Background(), env, o, c.payload(w.root), nil)
 	if a.Silent {
 		return "silent"

@@ -81,7 +81,7 @@ func (r *Report) OK() bool {
 }
 
 // ErrShallow is a clone too shallow to hold the merge base.
-var ErrShallow = errors.New("the clone is too shallow to hold the merge base of base and head: fetch the whole history (actions/checkout with `fetch-depth: 0`, or `git fetch --unshallow`)")
+var ErrShallow = errors.New("the clone is too shallow to hold the merge base of base and head: " + gitx.FetchHistory)
 
 // Run compares the merge base of opt.Base and opt.Head with opt.Head.
 func Run(repo *gitx.Repo, opt Options) (*Report, error) {
@@ -123,6 +123,9 @@ func Run(repo *gitx.Repo, opt Options) (*Report, error) {
 		baseRev, headRev = baseRef.String(), headRef.String()
 	}
 	baseC, err := repo.ResolveCommit(baseRev)
+	if errors.Is(err, gitx.ErrShallow) {
+		return nil, fmt.Errorf("base: %w", named(err, baseRev, opt.Base))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("base: %w (in CI, fetch the base branch; locally, e.g. --base origin/main)", named(err, baseRev, opt.Base))
 	}

@@ -47,7 +47,7 @@ appended to the record unless --no-record is given.` + "\n" + ExitCodesHelp,
 			return runCheckCmd(app, o, args)
 		},
 	}
-	cmd.Flags().BoolVar(&o.examples, "examples", false, "verify every loop's `examples:` (or the named loops') through the hook's gate; exit 1 if one fails")
+	cmd.Flags().BoolVar(&o.examples, "examples", false, "replay every loop's examples (or the named loops') through the hook's gate; exit 1 if one fails")
 	cmd.Flags().BoolVar(&o.noRecord, "no-record", false, "do not append the check to the record")
 	jsonFlag(cmd, &o.json)
 	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict")

@@ -17,12 +17,18 @@ func newDemoCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "run the main job end to end on a scratch repository",
-		Long: `Create a temporary Git repository and walk through gitwarrant: a loop
-from a template; allow / ask / deny checks (a compound target and a
-look-alike disguise included); compiled agent context; the Claude Code hook
-denying an agent's attempt to widen its own warrant; the record committed
-per event and pinned in a commit message; and a forged entry being caught.
-Nothing outside the temporary directory is touched.`,
+		Long: `Create a temporary Git repository and walk through gitwarrant: loops from
+templates; allow / ask / deny checks (a compound target and a look-alike
+disguise included); routing a task to its loop; install and doctor's table;
+the Claude Code hook denying a force push and an agent's attempt to widen
+its own warrant, and allowing honest work through a typed entry; explain;
+the record committed per event and pinned in a commit message; a signed
+amend and the warrant diff; the CI gate; a proposal under review; metrics;
+and a forged record entry being caught.
+
+install runs with --no-mcp: the MCP server, gitwarrant-mcp, is a binary of
+its own that ` + "`go run ./cmd/gitwarrant`" + ` does not build. Nothing outside the
+temporary directory is touched; ssh-keygen makes the signing key.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runDemo(cmd.Context(), app, keep) },
 	}
@@ -62,7 +68,10 @@ func demoSteps(dir string) []demoStep {
 		{args: []string{"check", "appeal", "change", "accepting a ｓｅｔｔｌｅｍｅｎｔ"}, want: 3},
 		{say: "Which loop covers a task? Deterministic routing, and NO LOOP (exit 2) when none does.", args: []string{"match", "fix the failing login test on a branch"}},
 		{args: []string{"match", "wire funds to a vendor"}, want: 2},
-		{say: "Put the warrant in front of every agent: context files, the Claude Code hooks, git hooks. Two job loops, so install is told which one a session works under when its prompt routes to none.", args: []string{"install", "--default-loop", "appeal"}},
+		{say: "Put the warrant in front of every agent: context files, the Claude Code hooks, git hooks. Two job loops, so install is told which one a session works under when its prompt routes to none " +
+			"(--no-mcp: the MCP server is gitwarrant-mcp, a binary of its own that `go run ./cmd/gitwarrant` does not build; " +
+			"`go install github.com/gitwarrant/gitwarrant/cmd/...` installs both, and install then adds the server to .mcp.json).",
+			args: []string{"install", "--no-mcp", "--default-loop", "appeal"}},
 		{say: "A session starts: the person's prompt routes it to a loop, and the hook tells the agent which (docs/sessions.md).", args: []string{"hook", "claude", "--event", "prompt", "--default-loop", "appeal"}, stdin: fmt.Sprintf(demoPromptPayload, dir)},
 		{say: "Every tool call of that session is decided under its loop: a force push is denied…", args: []string{"hook", "claude", "--default-loop", "appeal"}, stdin: fmt.Sprintf(demoPushPayload, dir)},
 		{say: "…and an agent editing its own warrant is denied, whatever the loop says.", args: []string{"hook", "claude", "--default-loop", "appeal"}, stdin: fmt.Sprintf(demoWidenPayload, dir, dir)},
@@ -207,7 +216,9 @@ func (d *demo) run(s demoStep) error {
 	fmt.Fprintf(d.app.IO.Out, "%s %sgitwarrant %s\n", st.Dim("$"), prefix, quoteArgs(s.args))
 	io := *d.app.IO
 	io.In = strings.NewReader(s.stdin)
-	sub := &App{IO: &io, Getenv: d.env, Cwd: d.dir, Now: d.app.Now}
+	// Self is the link on the demo's PATH, so install records a binary
+	// that exists for as long as the scratch repository does.
+	sub := &App{IO: &io, Getenv: d.env, Cwd: d.dir, Now: d.app.Now, Self: filepath.Join(d.bin, "gitwarrant")}
 	code := Main(d.ctx, sub, s.args)
 	if code != s.want {
 		return Failf("demo step `gitwarrant %s` exited %d, expected %d", quoteArgs(s.args), code, s.want)
@@ -275,7 +286,7 @@ func (d *demo) tamper() error {
 func quoteArgs(args []string) string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		if strings.ContainsAny(a, " ;|'\"%()") {
+		if a == "" || strings.ContainsAny(a, " ;|'\"%()") {
 			a = fmt.Sprintf("%q", a)
 		}
 		out[i] = a

@@ -29,11 +29,13 @@ func newDoctorCmd(app *App) *cobra.Command {
 
   - the git hooks git will actually run (core.hooksPath, linked worktrees
     and the hook manager — husky, lefthook, the pre-commit framework —
-    followed) reach gitwarrant;
+    followed) reach gitwarrant, and no variable that switches them off
+    (such as LEFTHOOK=0) is set in this environment;
   - the Claude Code settings (project, local, user, managed) do not disable hooks,
     hold the gitwarrant hook, and its command resolves to a binary; a
     pinned hook without "onFailure": "block" is a warning;
-  - every command in .mcp.json resolves;
+  - every command in .mcp.json resolves, and gitwarrant's own server
+    answers an MCP initialize;
   - the loops pass lint, the record verifies, allowed_signers parses.
 
 Each problem is printed with what to do about it.

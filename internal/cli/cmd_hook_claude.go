@@ -103,7 +103,7 @@ func runHookClaude(app *App, cmd *cobra.Command, args []string) error {
 		return cmd.Help()
 	}
 	data, readErr := readCapped(app.IO.In, hook.MaxInput)
-	env := gate.Env{Getenv: app.Getenv, Cwd: app.Cwd, Now: app.Now, Err: app.IO.Err}
+	env := gate.Env{Getenv: app.Getenv, Cwd: app.Cwd, Now: app.Now, Err: app.IO.Err, Allower: gate.TypedAllower}
 	if o.post {
 		o.event = "post"
 	}

@@ -54,7 +54,9 @@ the warrant — context and enforcement, committed with the code:
     framework (a repo: local entry) when one manages the hooks, and as
     gitwarrant's own hook otherwise — chaining a hook script already there,
     which still runs first. The per-clone hook calls the gitwarrant binary
-    that ran install, PATH as fallback.
+    that ran install, PATH as fallback;
+  - adds the gitwarrant MCP server to .mcp.json, next to any of yours
+    (--no-mcp leaves the file alone).
 
 Everything else in those files is kept byte for byte. Every file is checked
 before any is written: a malformed .claude/settings.json is reported with
@@ -79,13 +81,13 @@ Exit status:
 	f.StringVar(&o.defaultLoop, "default-loop", "", "the loop for a session no prompt routes (default: the only job loop; with several, asked at a terminal)")
 	f.BoolVar(&o.strict, "strict", false, "make the hook ask when no loop covers a call")
 	f.BoolVar(&o.noHook, "no-hook", false, "do not add the Claude Code hook")
-	f.BoolVar(&o.noMCP, "no-mcp", false, "do not add the MCP server to .mcp.json (there is none yet: install adds nothing there)")
+	f.BoolVar(&o.noMCP, "no-mcp", false, "do not add the gitwarrant MCP server to .mcp.json")
 	f.BoolVar(&o.allowManual, "allow-manual", false, "exit 0 even when a gate needs the printed lines added by hand")
 	f.BoolVar(&o.noGitHooks, "no-git-hooks", false, "do not install the git hooks")
-	f.BoolVar(&o.prePush, "pre-push", false, "also install a pre-push hook that runs `gitwarrant ci` against what the remote holds (docs/ci.md#locally)")
+	f.BoolVar(&o.prePush, "pre-push", false, "also install a pre-push hook that runs the CI gate (gitwarrant ci) against what the remote holds (docs/ci.md#locally)")
 	f.StringSliceVar(&o.targets, "targets", nil, "context files to compile, comma-separated (default: all of "+strings.Join(fileTargetNames(), ",")+")")
 	f.BoolVar(&o.index, "index", false, "compile the compact tiered index instead of the full render")
-	f.BoolVar(&o.gitDiff, "git-diff", false, "also make `git diff` of loop files show the resolved warrant (docs/signing.md#git-diff-of-loop-files)")
+	f.BoolVar(&o.gitDiff, "git-diff", false, "also make \"git diff\" show a loop file's resolved warrant (docs/signing.md#git-diff-of-loop-files)")
 	return cmd
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"github.com/gitwarrant/gitwarrant/internal/record"
 	"github.com/spf13/cobra"
@@ -331,7 +332,7 @@ The default writer is this work tree's for the current branch.` + "\n" + recordE
 			return out.Flush()
 		},
 	}
-	cmd.Flags().StringVar(&writer, "writer", "", "the writer (see `gitwarrant record verify`)")
+	writerFlag(cmd, &writer)
 	return cmd
 }
 
@@ -343,6 +344,9 @@ func newRecordRestoreCmd(app *App) *cobra.Command {
 		Long: `Move a writer's work-tree chain aside (under .git/gitwarrant/saved/) and write
 again, from its ref, every file the last commit holds for it. Use it when
 ` + "`record verify`" + ` or a commit hook says a work-tree chain differs from its ref.
+It says what it wrote, or that there was nothing to restore (no work-tree
+copy, and none in the last commit); either way the next commit on the
+writer's branch carries the ref's later entries (the pre-commit hook).
 The default writer is this work tree's for the current branch.` + "\n" + recordExitHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -354,20 +358,51 @@ The default writer is this work tree's for the current branch.` + "\n" + recordE
 			if err != nil {
 				return err
 			}
-			saved, err := r.Restore(w)
+			done, err := r.Restore(w)
 			if err != nil {
 				return &ExitError{Code: ExitError1, Err: err}
 			}
-			if saved != "" {
-				fmt.Fprintf(app.IO.Out, "restored %s from %s; the old copy is in %s\n", w, "refs/gitwarrant/"+w, saved)
-			} else {
-				fmt.Fprintf(app.IO.Out, "restored %s from %s\n", w, "refs/gitwarrant/"+w)
-			}
+			fmt.Fprintln(app.IO.Out, restoreReport(w, done))
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&writer, "writer", "", "the writer (see `gitwarrant record verify`)")
+	writerFlag(cmd, &writer)
 	return cmd
+}
+
+// restoreReport says what record restore did: the files it wrote, where
+// the old copy went, or that there was nothing to restore — and what the
+// next commit will carry (docs/record.md#restore).
+func restoreReport(w string, d record.Restored) string {
+	ref := gitx.RecordRef(w)
+	rest := fmt.Sprintf("the next commit on its branch carries %s's %s into it (gitwarrant's pre-commit hook)", ref, entries(d.RefEntries))
+	switch {
+	case d.Files == 0 && d.Saved == "":
+		return fmt.Sprintf("nothing to restore: %s has no work-tree copy, and the last commit holds none of its files; %s", w, rest)
+	case d.Files == 0:
+		return fmt.Sprintf("moved %s's work-tree copy aside to %s; the last commit holds none of its files, so none was written back: %s", w, d.Saved, rest)
+	}
+	msg := fmt.Sprintf("restored %s from %s: wrote %s holding entries 1–%d, as the last commit has them", w, ref, pluralize(d.Files, "file"), d.Entries)
+	if d.Saved != "" {
+		msg += "; the old copy is in " + d.Saved
+	}
+	if d.RefEntries > d.Entries {
+		msg += fmt.Sprintf("; the next commit on its branch carries entries %d–%d from the ref (gitwarrant's pre-commit hook)", d.Entries+1, d.RefEntries)
+	}
+	return msg
+}
+
+// entries is "1 entry" or "n entries".
+func entries(n int64) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
+}
+
+// writerFlag adds --writer W to export and restore.
+func writerFlag(cmd *cobra.Command, writer *string) {
+	cmd.Flags().StringVar(writer, "writer", "", "the writer `W` (default: this work tree's for the current branch; record verify names every writer)")
 }
 
 // pickWriter is --writer, else this work tree's writer.

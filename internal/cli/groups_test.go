@@ -94,3 +94,13 @@ func runIn(t *testing.T, dir, bin string, args ...string) (string, string, int) 
 	}
 	return out.String(), errb.String(), code
 }
+
+// TestFlagPlaceholdersAreValueNames walks every flag of every command:
+// a word in backticks in a flag's usage becomes its placeholder in the
+// help, so it must name the value (`--writer W`), and a flag that takes
+// no value must have none (docs/design.md#help-text).
+func TestFlagPlaceholdersAreValueNames(t *testing.T) {
+	for _, p := range testkit.FlagPlaceholderProblems(commandTree()[0]) {
+		t.Error(p)
+	}
+}

@@ -16,7 +16,7 @@ func gateEnvFor(app *App) gate.Env {
 	if now == nil {
 		now = time.Now
 	}
-	return gate.Env{Getenv: app.Getenv, Cwd: app.Cwd, Now: now, Err: app.IO.Err}
+	return gate.Env{Getenv: app.Getenv, Cwd: app.Cwd, Now: now, Err: app.IO.Err, Allower: gate.TypedAllower}
 }
 
 // explainCall decides tool with input under loop l as the hook would,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -17,14 +16,7 @@ import (
 // the -cached variants keep parses in memory as the servers do.
 // bench/gate.sh measures the whole process against git.
 func BenchmarkDecide(b *testing.B) {
-	root := b.TempDir()
-	if out, err := exec.Command("git", "init", "-q", "-b", "main", root).CombinedOutput(); err != nil {
-		b.Fatalf("git init: %v %s", err, out)
-	}
-	dir := filepath.Join(root, ".gitwarrant", "loops")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		b.Fatal(err)
-	}
+	root, dir := newLoopsRepo(b)
 	for _, t := range templates.List() {
 		if err := os.WriteFile(filepath.Join(dir, t.Name+".loop.md"), t.Body, 0o644); err != nil {
 			b.Fatal(err)
@@ -32,7 +24,7 @@ func BenchmarkDecide(b *testing.B) {
 	}
 	data, _ := json.Marshal(map[string]any{"cwd": root, "hook_event_name": "PreToolUse", "tool_name": "Bash",
 		"tool_input": map[string]any{"command": "git push origin feature/login-fix && go test ./... 2>&1 | tee /tmp/test.log # push the fix"}})
-	plain := Env{Getenv: func(k string) string { return "" }, Cwd: root}
+	plain := Env{Getenv: func(k string) string { return "" }, Cwd: root, Allower: TypedAllower}
 	cached := plain
 	cached.Loops = loops.NewCache() // as the MCP server and REST mirror run
 	for _, c := range []struct {

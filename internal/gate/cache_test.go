@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sync"
@@ -19,14 +18,7 @@ import (
 // concurrent callers under -race; and the loops the cache shares are,
 // after all of it, still exactly a fresh parse (no decision changed them).
 func TestCachedDecisionsMatchUncached(t *testing.T) {
-	root := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", "-b", "main", root).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v %s", err, out)
-	}
-	dir := filepath.Join(root, ".gitwarrant", "loops")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	root, dir := newLoopsRepo(t)
 	for _, tp := range templates.List() {
 		if err := os.WriteFile(filepath.Join(dir, tp.Name+".loop.md"), tp.Body, 0o644); err != nil {
 			t.Fatal(err)
@@ -47,7 +39,7 @@ func TestCachedDecisionsMatchUncached(t *testing.T) {
 		{"WebFetch", map[string]any{"url": "https://go.dev/doc", "prompt": "read"}},
 	}
 	names := []string{"", "fix-bug-on-branch", "insurance-appeal"}
-	plain := Env{Getenv: func(string) string { return "" }, Cwd: root}
+	plain := Env{Getenv: func(string) string { return "" }, Cwd: root, Allower: TypedAllower}
 	cached := plain
 	cached.Loops = loops.NewCache()
 	type job struct {

@@ -23,7 +23,7 @@ func FuzzHookPinned(f *testing.F) {
 	if err := os.WriteFile(filepath.Join(dir, "anything.loop.md"), []byte(loop), 0o644); err != nil {
 		f.Fatal(err)
 	}
-	env := Env{Getenv: func(string) string { return "" }, Cwd: root}
+	env := Env{Getenv: func(string) string { return "" }, Cwd: root, Allower: TypedAllower}
 	for _, s := range []string{
 		`{"tool_name":"Bash","tool_input":{"command":"ls"}}`,
 		`{"tool_name":"Bash","tool_input":{"command":42}}`,

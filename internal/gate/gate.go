@@ -30,6 +30,19 @@ type Env struct {
 	// Loops is a long-lived process's parse cache (nil: none). It still
 	// reads every loop file on every call (docs/mcp.md#parse-cache).
 	Loops *loops.Cache
+	// Allower is the allow side of the decision; every surface passes
+	// TypedAllower. Nil allows nothing: a call no loop stops asks, so a
+	// surface that forgets it fails closed.
+	Allower Allower
+}
+
+// allow asks the Allower whether l allows c; without one nothing is
+// allowed.
+func (e Env) allow(l *loops.Loop, c *Call) (string, bool) {
+	if e.Allower == nil {
+		return "", false
+	}
+	return e.Allower(l, c)
 }
 
 func (e Env) now() time.Time {
@@ -98,10 +111,6 @@ func Asks(format string, args ...any) Answer {
 // that did. Natural-language entries never allow a tool call
 // (docs/threat-model.md#natural-language-entries-and-tool-calls).
 type Allower func(l *loops.Loop, c *Call) (rule string, ok bool)
-
-// TypedAllow is the allow side in use; nil allows nothing, so every call a
-// loop does not stop asks.
-var TypedAllow Allower
 
 // Decide answers one PreToolUse payload within ctx: a deadline or a panic
 // answers ask, never allow (docs/hook-protocol.md#claude-code-hooks: a

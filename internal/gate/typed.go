@@ -15,8 +15,6 @@ import (
 // an ask entry asks, wrappers looked through; the call is allowed only when
 // every unit is allowed by a typed entry.
 
-func init() { TypedAllow = typedAllow }
-
 // typedEnv is where the call runs, for the typed units.
 func typedEnv(c *Call, place Place, env Env) typed.Env {
 	cwd := c.Payload.Cwd
@@ -49,8 +47,9 @@ func typedDecision(tw *loops.TypedWarrant, c *Call, te typed.Env) typed.Decision
 	return typed.Decide(tw, units)
 }
 
-// typedAllow is the Allower: every unit allowed by a typed entry.
-func typedAllow(l *loops.Loop, c *Call) (string, bool) {
+// TypedAllower is the Allower every surface passes in Env: a call is
+// allowed when a typed entry allows every unit of it.
+func TypedAllower(l *loops.Loop, c *Call) (string, bool) {
 	if c.typed == nil {
 		return "", false
 	}
@@ -59,7 +58,7 @@ func typedAllow(l *loops.Loop, c *Call) (string, bool) {
 }
 
 // typedScreen applies the loop's typed ask and never entries (and
-// remembers the whole decision for typedAllow).
+// remembers the whole decision for TypedAllower).
 func typedScreen(tw *loops.TypedWarrant, c *Call, te typed.Env) (loops.Result, bool) {
 	d := typedDecision(tw, c, te)
 	c.typed = &d
@@ -123,6 +122,11 @@ func Explain(env Env, l *loops.Loop, data []byte) Explanation {
 		x.Verdict, x.Rule = loops.Ask, "opaque: "+why
 	default:
 		x.Verdict, x.Rule = x.Typed.Verdict, x.Typed.Rule
+		if x.Verdict == loops.Allow {
+			if _, ok := env.allow(l, c); !ok {
+				x.Verdict, x.Rule = loops.Ask, "default: no typed entry allows this call"
+			}
+		}
 	}
 	return x
 }

@@ -163,11 +163,9 @@ func decideLoop(env Env, o Options, place Place, c *Call, l *loops.Loop) Answer 
 		return decided(o, place, c, l, loops.Result{Verdict: loops.Ask, List: "default", Rule: "secrets: never allowed",
 			Reason: "the call touches " + c.Secret + ", a secret or key file; no entry allows that on its own, a person decides."})
 	}
-	if TypedAllow != nil {
-		if rule, ok := TypedAllow(l, c); ok {
-			return decided(o, place, c, l, loops.Result{Verdict: loops.Allow, List: string(c.Verb), Rule: rule,
-				Reason: "a typed entry of the warrant allows every action of this call."})
-		}
+	if rule, ok := env.allow(l, c); ok {
+		return decided(o, place, c, l, loops.Result{Verdict: loops.Allow, List: string(c.Verb), Rule: rule,
+			Reason: "a typed entry of the warrant allows every action of this call."})
 	}
 	return decided(o, place, c, l, loops.Result{Verdict: loops.Ask, List: "default", Rule: "default: no typed entry allows this call",
 		Reason: "only typed entries (Bash(…), Edit(…), …) allow a tool call; unlisted means ask."})

@@ -35,6 +35,15 @@ func Open(dir string) (*Repo, error) {
 	return &Repo{WorkTree: gd, GitDir: gd, CommonDir: gd}, nil
 }
 
+// FetchHistory says how to fetch the history a shallow clone left out,
+// in CI and locally, with the line the workflow in docs/ci.md gives
+// actions/checkout.
+const FetchHistory = "fetch the whole history: in GitHub Actions, give actions/checkout `with: fetch-depth: 0`, as gitwarrant's README workflow does; locally, `git fetch --unshallow`"
+
+// ErrShallow is a revision a shallow clone does not hold: it may be in
+// the history the clone left out.
+var ErrShallow = errors.New("the clone is shallow (actions/checkout fetches one commit unless told otherwise), so the commit may be in the history it left out: " + FetchHistory)
+
 // IsShallow reports whether the repository is a shallow clone.
 func (r *Repo) IsShallow() bool {
 	out, err := r.Git("rev-parse", "--is-shallow-repository")

@@ -26,6 +26,9 @@ func (r *Repo) ResolveCommit(rev string) (plumbing.Hash, error) {
 	if err != nil || h.IsZero() {
 		out, gerr := r.Git("rev-parse", "-q", "--verify", "--end-of-options", rev+"^{commit}")
 		if gerr != nil {
+			if r.IsShallow() {
+				return plumbing.ZeroHash, fmt.Errorf("%s is not in this clone: %w", rev, ErrShallow)
+			}
 			return plumbing.ZeroHash, fmt.Errorf("%s is not a commit in this repository — give a branch, tag or commit id", rev)
 		}
 		return plumbing.NewHash(strings.TrimSpace(string(out))), nil

@@ -188,13 +188,18 @@ func diagnoseHook(env DoctorEnv, g *gitLayout, hook string, rel func(string) str
 	}
 	switch slotOwner(slot, hook) {
 	case "gitwarrant":
-		if bin := recordedBin(slot.data); bin != "" && isExecutable(bin) {
+		bin := recordedBin(slot.data)
+		if bin != "" && isExecutable(bin) {
 			return Live, where + " runs " + bin, ""
 		}
-		if _, ok := env.lookPath("gitwarrant"); ok {
-			return Live, where + " runs gitwarrant from PATH (the binary install recorded is gone)", ""
+		gone := "the binary install recorded is gone"
+		if bin == "" {
+			gone = "install recorded no binary"
 		}
-		return Fail, where + " finds no gitwarrant: the recorded binary is gone and none is on PATH", "install gitwarrant (" + InstallHint + "), then " + reinstall
+		if _, ok := env.lookPath("gitwarrant"); ok {
+			return Live, where + " runs gitwarrant from PATH (" + gone + ")", ""
+		}
+		return Fail, where + " finds no gitwarrant: " + gone + " and none is on PATH", "install gitwarrant (" + InstallHint + "), then " + reinstall
 	case "lefthook":
 		lf := findLefthook(g.workTree)
 		if lf == "" {

@@ -169,3 +169,25 @@ func TestDoctorNamesARefusedRepository(t *testing.T) {
 		t.Fatalf("want exit 1 naming the sha256 repository, got %d:\n%s", code, out)
 	}
 }
+
+// A per-clone hook written with no binary path (install run by something
+// that did not know its own path) runs gitwarrant from PATH; doctor says
+// so, and never that a recorded binary is gone.
+func TestDoctorSaysNoBinaryWasRecorded(t *testing.T) {
+	root := newRepo(t)
+	o := testOptions(root)
+	o.Hook, o.MCP = nil, false
+	doInstall(t, o)
+	bin := t.TempDir()
+	write(t, filepath.Join(bin, "gitwarrant"), "#!/bin/sh\n", 0o755)
+	for _, c := range Diagnose(DoctorEnv{Root: root, Getenv: func(k string) string {
+		if k == "PATH" {
+			return bin
+		}
+		return ""
+	}}, true, false) {
+		if strings.HasPrefix(c.Name, "git ") && (c.Status != Live || !strings.HasSuffix(c.Detail, "runs gitwarrant from PATH (install recorded no binary)")) {
+			t.Errorf("%s: %s %q", c.Name, c.Status, c.Detail)
+		}
+	}
+}

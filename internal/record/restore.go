@@ -44,54 +44,70 @@ func (r *Record) Export(w string, out io.Writer) error {
 	return r.repo.ChainContent(cr, out)
 }
 
+// Restored is what Restore did.
+type Restored struct {
+	// Saved is where the old work-tree copy went, "" when there was none.
+	Saved string
+	// Files is how many files were written from the ref, and Entries how
+	// many of its entries they hold (1 to Entries).
+	Files   int
+	Entries int64
+	// RefEntries is the length of the writer's chain on its ref.
+	RefEntries int64
+}
+
 // Restore brings writer w's work-tree copy back to its ref
 // (docs/record.md#restore): the folder (and a single-file chain) is moved
 // aside under <git dir>/gitwarrant/saved/, then every file HEAD holds for
 // the writer is written again from the ref and its index entry reset to
-// HEAD. It returns where the old copy went ("" when there was none).
-func (r *Record) Restore(w string) (string, error) {
+// HEAD. What HEAD does not hold is left to the next commit, whose
+// pre-commit hook carries the ref into the branch.
+func (r *Record) Restore(w string) (Restored, error) {
+	var done Restored
 	if r.repo == nil {
-		return "", errors.New("outside Git the chain file is the record: there is no ref to restore it from")
+		return done, errors.New("outside Git the chain file is the record: there is no ref to restore it from")
 	}
 	unlock, err := chain.Lock(r.lockPath(w))
 	if err != nil {
-		return "", err
+		return done, err
 	}
 	defer unlock()
 	cr, err := r.repo.ReadChainRef(gitx.RecordRef(w))
 	if err != nil {
-		return "", err
+		return done, err
 	}
 	if !cr.Exists() {
-		return "", refGoneError(w, "its chain is to be restored")
+		return done, refGoneError(w, "its chain is to be restored")
 	}
+	done.RefEntries = cr.Lines
 	saved := r.statePath("saved", fmt.Sprintf("%s-%s", w, r.Now().UTC().Format("20060102T150405.000")))
 	dir, legacy := r.WriterDir(w), r.ChainPath(w)
-	moved := false
 	for _, p := range []string{dir, legacy} {
 		if _, err := os.Lstat(p); err != nil {
 			continue
 		}
 		if err := os.MkdirAll(saved, 0o755); err != nil {
-			return "", err
+			return done, err
 		}
 		if err := os.Rename(p, filepath.Join(saved, filepath.Base(p))); err != nil {
-			return "", fmt.Errorf("moving %s aside: %w", r.rel(p), err)
+			return done, fmt.Errorf("moving %s aside: %w", r.rel(p), err)
 		}
-		moved = true
+		done.Saved = saved
 	}
 	names, err := r.headFiles(w)
 	if err != nil {
-		return "", err
+		return done, err
 	}
 	var segs []segFile
 	for _, n := range names {
 		if n.seg.Name != "" && n.seg.To <= cr.Lines {
 			segs = append(segs, n.seg)
+			done.Files++
+			done.Entries = max(done.Entries, n.seg.To)
 		}
 	}
 	if err := r.writeSegs(w, cr, segs); err != nil {
-		return "", err
+		return done, err
 	}
 	for _, n := range names {
 		if n.legacyLines > 0 && n.legacyLines <= cr.Lines {
@@ -100,19 +116,18 @@ func (r *Record) Restore(w string) (string, error) {
 				err = writeFileAtomic(legacy, b)
 			}
 			if err != nil {
-				return "", err
+				return done, err
 			}
+			done.Files++
+			done.Entries = max(done.Entries, n.legacyLines)
 		}
 	}
 	if len(names) > 0 {
 		if _, err := r.repo.Git("reset", "-q", "--", r.rel(dir), r.rel(legacy)); err != nil {
-			return "", err
+			return done, err
 		}
 	}
-	if !moved {
-		saved = ""
-	}
-	return saved, nil
+	return done, nil
 }
 
 type headFile struct {
