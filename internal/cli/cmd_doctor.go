@@ -76,7 +76,8 @@ func runDoctor(app *App, gitHooks, claude bool) []install.Check {
 	checks := install.Diagnose(install.DoctorEnv{Root: p.Root, Getenv: app.Getenv}, gitHooks, claude)
 	checks = append(checks, loopsCheck(p))
 	checks = append(checks, recordCheck(p))
-	return append(checks, signersCheck(p))
+	checks = append(checks, signersCheck(p))
+	return append(checks, inForceChecks(p)...)
 }
 
 // loopsCheck runs lint over the loops: an error fails, a warning warns.

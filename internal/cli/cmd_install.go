@@ -101,7 +101,7 @@ func runInstall(app *App, o installOptions) error {
 			Hint: "fix the loop files first: install compiles every loop, and a loop left out would vanish from the agents' context"}
 	}
 	if o.loop != "" {
-		if _, err := loadJobLoop(p, o.loop); err != nil {
+		if _, err := loadJobLoop(app, p, o.loop); err != nil {
 			return err
 		}
 	}
