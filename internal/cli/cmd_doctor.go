@@ -73,7 +73,7 @@ func runDoctor(app *App, gitHooks, claude bool) []install.Check {
 		checks := install.Diagnose(install.DoctorEnv{Root: root, Getenv: app.Getenv}, gitHooks, claude)
 		return append(checks, install.Check{Name: "project", Status: install.Fail, Detail: err.Error(), Fix: "run `gitwarrant init`"})
 	}
-	checks := install.Diagnose(install.DoctorEnv{Root: p.Root, Getenv: app.Getenv}, gitHooks, claude)
+	checks := install.Diagnose(install.DoctorEnv{Root: p.Root, Getenv: app.Getenv, Sandbox: sandboxFor(p)}, gitHooks, claude)
 	checks = append(checks, loopsCheck(p))
 	checks = append(checks, recordCheck(p))
 	checks = append(checks, signersCheck(p))

@@ -25,6 +25,7 @@ type installOptions struct {
 	targets     []string
 	index       bool
 	gitDiff     bool
+	noSandbox   bool
 }
 
 func newInstallCmd(app *App) *cobra.Command {
@@ -41,6 +42,10 @@ the warrant — context and enforcement, committed with the code:
   - adds the PreToolUse and PostToolUse hooks to .claude/settings.json; a
     gitwarrant hook already there (pinned, strict, another timeout) is kept
     as it is unless --loop or --strict is given;
+  - turns on Claude Code's sandbox there, compiled from the warrant: the
+    protected places read-only, the secret files its never and ask entries
+    name unreadable, the network limited to the hosts it needs (unless
+    --no-sandbox, or a sandbox is already configured);
   - installs the pre-commit and commit-msg git hooks where git runs them
     (core.hooksPath honoured): through husky (gitwarrant's line first in
     .husky/<hook>), lefthook (its commands: or jobs: form) or the pre-commit
@@ -71,6 +76,7 @@ Exit status:
 	f.StringVar(&o.loop, "loop", "", "pin the Claude Code hook to one loop (every failure then asks)")
 	f.BoolVar(&o.strict, "strict", false, "make the hook ask when no loop covers a call")
 	f.BoolVar(&o.noHook, "no-hook", false, "do not add the Claude Code hook")
+	f.BoolVar(&o.noSandbox, "no-sandbox", false, "do not turn on Claude Code's sandbox (doctor then fails and says what code the agent runs can reach)")
 	f.BoolVar(&o.noMCP, "no-mcp", false, "do not add the MCP server to .mcp.json (there is none yet: install adds nothing there)")
 	f.BoolVar(&o.allowManual, "allow-manual", false, "exit 0 even when a gate needs the printed lines added by hand")
 	f.BoolVar(&o.noGitHooks, "no-git-hooks", false, "do not install the git hooks")
@@ -114,6 +120,9 @@ func runInstall(app *App, o installOptions) error {
 	}
 	if !o.noHook {
 		opts.Hook = install.NewHookCommands(o.loop, o.strict)
+		if !o.noSandbox {
+			opts.Sandbox = sandboxFor(p)
+		}
 	}
 	plan, err := install.PlanInstall(opts)
 	if err != nil {

@@ -54,6 +54,9 @@ type Check struct {
 type DoctorEnv struct {
 	Root   string              // the project's root (work tree)
 	Getenv func(string) string // PATH and HOME come from here
+	// Sandbox is what install writes for this warrant; nil skips the
+	// sandbox check (no project).
+	Sandbox *Sandbox
 }
 
 // lookPath finds name on the PATH of env, like the shell a hook runs in.
@@ -87,6 +90,9 @@ func Diagnose(env DoctorEnv, gitHooks, claude bool) []Check {
 	}
 	if claude {
 		out = append(out, diagnoseClaude(env)...)
+		if env.Sandbox != nil {
+			out = append(out, diagnoseSandbox(env, env.Sandbox)...) // sandbox.go
+		}
 	}
 	return append(out, diagnoseMCP(env)...)
 }
