@@ -101,7 +101,6 @@ func SandboxBackend(lookPath func(string) (string, bool)) (missing []string) {
 	return missing
 }
 
-
 // diagnoseSandbox proves the sandbox live (doctor fails without it; its
 // checks are not gates install's exit follows, since install cannot put
 // the backend on the system): enabled in the project's
