@@ -7,6 +7,7 @@ package amend
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
@@ -27,6 +28,7 @@ type Amend struct {
 	Pattern  string // the warrant entry's text
 	Before   string // "sha256:…" of the loop file before
 	After    string // "sha256:…" of the loop file after
+	Blob     string // Git blob id (hex) of the file after, so its bytes can be read back
 	Proposal string // the proposal it answers, if any
 	Signer   string // the principal who signs
 	Chain    string // the chain (writer) it is appended to
@@ -47,7 +49,11 @@ func (a Amend) Entry() chain.Entry {
 	if a.Sig != "" {
 		x["sig"] = a.Sig
 	}
-	return chain.Entry{Kind: chain.KindAmend, Loop: a.Loop, Extra: x}
+	e := chain.Entry{Kind: chain.KindAmend, Loop: a.Loop, Extra: x}
+	if a.Blob != "" {
+		e.LoopBlob = "git:" + a.Blob
+	}
+	return e
 }
 
 // FromEntry reads an amend entry's body.
@@ -57,7 +63,7 @@ func FromEntry(e chain.Entry) (Amend, error) {
 	}
 	s := func(k string) string { v, _ := e.Extra[k].(string); return v }
 	a := Amend{Loop: e.Loop, List: s("list"), Op: s("op"), Pattern: s("pattern"), Before: s("loop_before"), After: s("loop_after"),
-		Proposal: s("proposal"), Signer: s("signer"), Chain: s("chain"), Sig: s("sig")}
+		Proposal: s("proposal"), Signer: s("signer"), Chain: s("chain"), Sig: s("sig"), Blob: strings.TrimPrefix(e.LoopBlob, "git:")}
 	if a.List == "" || a.Pattern == "" || (a.Op != OpAdd && a.Op != OpRemove) {
 		return a, fmt.Errorf("entry %d: an amend needs list, pattern and op (add or remove)", e.Seq)
 	}

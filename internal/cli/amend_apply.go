@@ -54,7 +54,7 @@ func completePlan(r *record.Record, plan *amendPlan, o amendOptions) error {
 		return Failf("%v", err)
 	}
 	plan.a.Before, plan.a.After = loops.Digest(plan.before), loops.Digest(plan.after)
-	return nil
+	return requireInForce(r, plan)
 }
 
 // applySigned shows the change, asks, signs and records the amend, writes
@@ -62,13 +62,22 @@ func completePlan(r *record.Record, plan *amendPlan, o amendOptions) error {
 func applySigned(app *App, r *record.Record, plan *amendPlan, o amendOptions) error {
 	fmt.Fprintf(app.IO.Out, "%s %s\n", plan.rel, app.IO.Style().Dim("("+plan.a.Op+" "+plan.a.List+")"))
 	fmt.Fprint(app.IO.Out, warrantdiff.LineDiff(string(plan.before), string(plan.after)))
-	if err := confirmAmend(app, o); err != nil {
+	err := confirmAmend(app, o)
+	if err != nil {
 		return err
 	}
 	// The file may have been edited while the person read the diff: the
 	// signature would then vouch for a change that is not the one made.
 	if now, err := os.ReadFile(plan.path); (err != nil && len(plan.before) > 0) || !bytes.Equal(now, plan.before) {
 		return Failf("%s changed while the amend was being confirmed; nothing was changed — run the amend again", plan.rel)
+	}
+	if repo := r.Repo(); repo != nil {
+		// The amend names the blob of the file after, so the gate can
+		// read this version back while the work tree holds another
+		// (docs/signing.md#only-a-signed-warrant-is-in-force).
+		if plan.a.Blob, err = repo.WriteBlob(plan.after); err != nil {
+			return Failf("not amended, nothing was changed: %v", err)
+		}
 	}
 	e, err := appendSignedAmend(app, r, plan)
 	if err != nil {

@@ -61,7 +61,7 @@ func runCheckExamples(app *App, o checkOptions, names []string) error {
 		ls = all
 	} else {
 		for _, n := range names {
-			l, err := loadLoop(p, n)
+			l, err := loadLoop(app, p, n)
 			if err != nil {
 				return err
 			}

@@ -5,13 +5,14 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/project"
+	"github.com/gitwarrant/gitwarrant/internal/vouch"
 )
 
 // loadJobLoop is loadLoop for commands that act under a loop (check, a
 // pinned install): an abstract loop is a baseline to extend, never checked
 // directly (docs/loop-format.md#extends-and-abstract), so it is refused.
-func loadJobLoop(p *project.Project, name string) (*loops.Loop, error) {
-	l, err := loadLoop(p, name)
+func loadJobLoop(app *App, p *project.Project, name string) (*loops.Loop, error) {
+	l, err := loadLoop(app, p, name)
 	if err == nil && l.Abstract {
 		return nil, &ExitError{Code: ExitError1,
 			Err:  fmt.Errorf("%s: loop %s is abstract: a baseline other loops extend, not a job to check", l.Path, l.Name),
@@ -20,12 +21,23 @@ func loadJobLoop(p *project.Project, name string) (*loops.Loop, error) {
 	return l, err
 }
 
-// loadLoop loads one loop by name from the project, mapping failures to
-// exit 1 with the parser's file:line message.
-func loadLoop(p *project.Project, name string) (*loops.Loop, error) {
-	l, err := loops.LoadByName(p.LoopsDir(), name)
+// loadLoop loads one loop by name from the project, as the record puts
+// it in force (docs/signing.md#only-a-signed-warrant-is-in-force), mapping
+// failures to exit 1 with the parser's file:line message. When the version
+// in force is not the file's, it says so on stderr.
+func loadLoop(app *App, p *project.Project, name string) (*loops.Loop, error) {
+	l, err := vouch.Loader(nil, p).LoadByName(p.LoopsDir(), name)
 	if err != nil {
 		return nil, &ExitError{Code: ExitError1, Err: err}
 	}
+	noteInForce(app, l)
 	return l, nil
+}
+
+// noteInForce tells the person when a loop's file is not the version in
+// force.
+func noteInForce(app *App, l *loops.Loop) {
+	if l.Unsigned != "" {
+		fmt.Fprintf(app.IO.Err, "note: %s\n", l.Unsigned)
+	}
 }

@@ -74,7 +74,7 @@ func runCheckCmd(app *App, o checkOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	l, err := loadJobLoop(p, args[0])
+	l, err := loadJobLoop(app, p, args[0])
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/gitwarrant/gitwarrant/internal/vouch"
 	"path/filepath"
 	"strings"
 
@@ -76,7 +77,7 @@ func runCompile(app *App, o compileOptions) error {
 	if err != nil {
 		return err
 	}
-	ls, err := compileLoops(p, o.loop)
+	ls, err := compileLoops(app, p, o.loop)
 	if err != nil {
 		return err
 	}
@@ -101,9 +102,9 @@ func runCompile(app *App, o compileOptions) error {
 // compileLoops loads the loops to compile: one by name, or all of them.
 // Any loop that fails to parse stops the compile (nothing is printed or
 // written): a block missing a loop would silently drop its hard stops.
-func compileLoops(p *project.Project, name string) ([]*loops.Loop, error) {
+func compileLoops(app *App, p *project.Project, name string) ([]*loops.Loop, error) {
 	if name != "" {
-		l, err := loadLoop(p, name)
+		l, err := loadLoop(app, p, name)
 		if err != nil {
 			return nil, err
 		}
@@ -123,7 +124,7 @@ func compileLoops(p *project.Project, name string) ([]*loops.Loop, error) {
 // loadEveryLoop loads every loop of the project, failing with every parse
 // error (each file:line) when any loop file is broken.
 func loadEveryLoop(p *project.Project) ([]*loops.Loop, error) {
-	ls, errs := loops.LoadDir(p.LoopsDir())
+	ls, errs := vouch.Loader(nil, p).LoadDir(p.LoopsDir())
 	if len(errs) > 0 {
 		msgs := make([]string, len(errs))
 		for i, e := range errs {

@@ -75,10 +75,11 @@ func runDoctor(app *App, gitHooks, claude bool) []install.Check {
 		checks := install.Diagnose(install.DoctorEnv{Root: root, Getenv: app.Getenv}, gitHooks, claude)
 		return append(checks, install.Check{Name: "project", Status: install.Fail, Detail: err.Error(), Fix: "run `gitwarrant init`"})
 	}
-	checks := install.Diagnose(install.DoctorEnv{Root: p.Root, Getenv: app.Getenv, LoopsDir: p.LoopsDir()}, gitHooks, claude)
+	checks := install.Diagnose(install.DoctorEnv{Root: p.Root, Getenv: app.Getenv, LoopsDir: p.LoopsDir(), Sandbox: sandboxFor(p)}, gitHooks, claude)
 	checks = append(checks, loopsCheck(p))
 	checks = append(checks, recordCheck(p))
-	return append(checks, signersCheck(p))
+	checks = append(checks, signersCheck(p))
+	return append(checks, inForceChecks(p)...)
 }
 
 // loopsCheck runs lint over the loops: an error fails, a warning warns.

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gitwarrant/gitwarrant/internal/vouch"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/gate"
@@ -113,9 +114,9 @@ func explainLoop(app *App, name, tool, arg string) (*loops.Loop, error) {
 		return nil, err
 	}
 	if name != "" {
-		return loadJobLoop(p, name)
+		return loadJobLoop(app, p, name)
 	}
-	ls, errs := loops.LoadDir(p.LoopsDir())
+	ls, errs := vouch.Loader(nil, p).LoadDir(p.LoopsDir())
 	if len(errs) > 0 {
 		return nil, Failf("%v — fix it (see `gitwarrant lint`), or pass --loop", errs[0])
 	}

@@ -139,7 +139,7 @@ func runHookClaude(app *App, cmd *cobra.Command, args []string) error {
 		cancel()
 	}
 	if !a.Silent {
-		_, _ = app.IO.Out.Write(hook.Decision(string(a.Verdict), a.Reason))
+		_, _ = app.IO.Out.Write(hook.DecisionContext(string(a.Verdict), a.Reason, a.Context))
 	}
 	return nil
 }

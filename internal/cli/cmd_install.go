@@ -28,6 +28,7 @@ type installOptions struct {
 	targets     []string
 	index       bool
 	gitDiff     bool
+	noSandbox   bool
 }
 
 func newInstallCmd(app *App) *cobra.Command {
@@ -48,6 +49,10 @@ the warrant — context and enforcement, committed with the code:
     terminal and refuses without one. A gitwarrant hook a person wrote
     (pinned, strict, another timeout) is kept as it is unless --loop,
     --default-loop or --strict is given;
+  - turns on Claude Code's sandbox there, compiled from the warrant: the
+    protected places read-only, the secret files its never and ask entries
+    name unreadable, the network limited to the hosts it needs (unless
+    --no-sandbox, or a sandbox is already configured);
   - installs the pre-commit and commit-msg git hooks where git runs them
     (core.hooksPath honoured): through husky (gitwarrant's line first in
     .husky/<hook>), lefthook (its commands: or jobs: form) or the pre-commit
@@ -81,6 +86,7 @@ Exit status:
 	f.StringVar(&o.defaultLoop, "default-loop", "", "the loop for a session no prompt routes (default: the only job loop; with several, asked at a terminal)")
 	f.BoolVar(&o.strict, "strict", false, "make the hook ask when no loop covers a call")
 	f.BoolVar(&o.noHook, "no-hook", false, "do not add the Claude Code hook")
+	f.BoolVar(&o.noSandbox, "no-sandbox", false, "do not turn on Claude Code's sandbox (doctor then fails and says what code the agent runs can reach)")
 	f.BoolVar(&o.noMCP, "no-mcp", false, "do not add the gitwarrant MCP server to .mcp.json")
 	f.BoolVar(&o.allowManual, "allow-manual", false, "exit 0 even when a gate needs the printed lines added by hand")
 	f.BoolVar(&o.noGitHooks, "no-git-hooks", false, "do not install the git hooks")
@@ -112,7 +118,7 @@ func runInstall(app *App, o installOptions) error {
 	}
 	for _, name := range []string{o.loop, o.defaultLoop} {
 		if name != "" {
-			if _, err := loadJobLoop(p, name); err != nil {
+			if _, err := loadJobLoop(app, p, name); err != nil {
 				return err
 			}
 		}
@@ -134,6 +140,9 @@ func runInstall(app *App, o installOptions) error {
 	}
 	if !o.noHook {
 		opts.Hook = install.NewHookCommands(hook.Wiring{Loop: o.loop, DefaultLoop: o.defaultLoop, Strict: o.strict}, explicit)
+		if !o.noSandbox {
+			opts.Sandbox = sandboxFor(p)
+		}
 	}
 	plan, err := install.PlanInstall(opts)
 	if err != nil {

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"path/filepath"
+
 	"fmt"
+	"github.com/gitwarrant/gitwarrant/internal/vouch"
 
 	"github.com/gitwarrant/gitwarrant/internal/lint"
 	"github.com/spf13/cobra"
@@ -56,7 +59,7 @@ Exit status:
 			if len(files) == 0 {
 				return Usagef("create one with `gitwarrant new <name> --template <t>`", "lint: no loop files in %v", paths)
 			}
-			fs := lint.Run(files)
+			fs := append(lint.Run(files), inForceFindings(app, files)...)
 			errs, warns := lint.Count(fs)
 			if asJSON {
 				out := lintJSON{Files: len(files), Errors: errs, Warnings: warns, Findings: []lintFindingJSON{}}
@@ -98,4 +101,29 @@ func printLint(app *App, fs []lint.Finding, files, errs, warns int) {
 		}
 	}
 	fmt.Fprintf(app.IO.Out, "%s, %s, %s\n", pluralize(files, "loop file"), pluralize(errs, "error"), pluralize(warns, "warning"))
+}
+
+// inForceFindings warns of each of the project's loop files whose bytes
+// are not the version in force (docs/signing.md#only-a-signed-warrant-is-in-force).
+func inForceFindings(app *App, files []*lint.File) []lint.Finding {
+	p, err := app.Project()
+	if err != nil {
+		return nil
+	}
+	st, err := vouch.New(p).State()
+	if err != nil {
+		return []lint.Finding{{File: p.LoopsDir(), Severity: lint.Warning, Check: "in-force",
+			Msg: "the record's signed entries cannot be read: " + err.Error(), Hint: "run `gitwarrant record verify`"}}
+	}
+	var out []lint.Finding
+	for _, f := range files {
+		if f.Raw == nil || filepath.Dir(f.Path) != filepath.Clean(p.LoopsDir()) {
+			continue
+		}
+		if v := st.Decide(f.Raw.Name, f.Raw.Source); !v.InForce {
+			out = append(out, lint.Finding{File: f.Path, Severity: lint.Warning, Check: "in-force", Msg: v.Note,
+				Hint: "a signer reviews the change and runs `gitwarrant bless " + f.Raw.Name + "`"})
+		}
+	}
+	return out
 }

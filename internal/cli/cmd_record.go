@@ -84,7 +84,7 @@ func runRecordAdd(app *App, o recordAddOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	l, err := loadLoop(r.Project(), args[0])
+	l, err := loadLoop(app, r.Project(), args[0])
 	if err != nil {
 		return err
 	}

@@ -115,7 +115,7 @@ func runSessionSet(app *App, id, name string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := loadJobLoop(place.Project, name); err != nil {
+	if _, err := loadJobLoop(app, place.Project, name); err != nil {
 		return err
 	}
 	pin := gate.SessionPin{Session: id, Loop: name, Via: gate.ViaSet, Why: "set by a person", At: app.Now()}

@@ -69,7 +69,7 @@ func newShowCmd(app *App) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			l, err := loadLoop(p, args[0])
+			l, err := loadLoop(app, p, args[0])
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/amend"
+	"github.com/gitwarrant/gitwarrant/internal/record"
 	"github.com/gitwarrant/gitwarrant/internal/sign"
 	"github.com/spf13/cobra"
 	"golang.org/x/crypto/ssh"
@@ -91,7 +92,10 @@ func runSignersAdd(app *App, o amendOptions, principal, pubFile string) error {
 	}
 	after := sign.AddLine(before, line)
 	if len(as.Signers) == 0 {
-		return bootstrapSigners(app, path, after, principal)
+		if err := bootstrapSigners(app, path, after, principal); err != nil {
+			return err
+		}
+		return blessAtBootstrap(app, r, o, principal)
 	}
 	plan := &amendPlan{loop: SignersLoop, path: path, before: before, after: after,
 		a: amend.Amend{Loop: SignersLoop, List: SignersLoop, Op: amend.OpAdd, Pattern: line}}
@@ -118,6 +122,18 @@ land it on the default branch by a direct push, or have a maintainer override
 the check once. Every later signer is added with a signed amend.
 `)
 	return nil
+}
+
+// blessAtBootstrap signs the first allowed_signers and every loop as they
+// stand, with the new signer's key, so the warrant in force does not
+// change when signing is adopted (docs/signing.md#adopting-signing). With
+// no key to sign with, it says how to do it later.
+func blessAtBootstrap(app *App, r *record.Record, o amendOptions, principal string) error {
+	if _, err := signingKey(r, o.key); err != nil {
+		fmt.Fprintf(app.IO.Err, "Until a signer runs `gitwarrant bless --key <key>`, the gate puts no loop in force: every loop allows nothing.\n")
+		return nil
+	}
+	return runBless(app, blessOptions{key: o.key, signer: principal, yes: true}, nil)
 }
 
 func newSignersRemoveCmd(app *App) *cobra.Command {

@@ -57,10 +57,14 @@ func runUninstall(app *App, o uninstallOptions) error {
 	if err != nil {
 		return err
 	}
-	plan, err := install.PlanUninstall(install.UninstallOptions{
+	uo := install.UninstallOptions{
 		Root: root, Targets: targets,
 		KeepHook: o.noHook, KeepMCP: o.noMCP, KeepGitHooks: o.noGitHooks,
-	})
+	}
+	if p, err := app.Project(); err == nil {
+		uo.Sandbox = sandboxFor(p) // removed only when it is exactly what install wrote
+	}
+	plan, err := install.PlanUninstall(uo)
 	if err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
 	}

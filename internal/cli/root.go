@@ -54,6 +54,7 @@ Exit status (every command):
 func commands() []func(*App) *cobra.Command {
 	return []func(*App) *cobra.Command{
 		newAmendCmd,
+		newBlessCmd,
 		newCheckCmd,
 		newCICmd,
 		newCompileCmd,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/vouch"
 )
 
 // Env is the outside world of one decision: environment, working
@@ -99,6 +100,9 @@ type Answer struct {
 	Loop, Rule string
 	Seq        int64
 	Hash       string
+	// Context is what the agent should know beyond the reason: the loop
+	// that decided is not the version its file holds (docs/signing.md).
+	Context string
 }
 
 // Asks builds a failed-closed ask.
@@ -168,6 +172,10 @@ func decide(env Env, o Options, data []byte, readErr error) Answer {
 	if c.MapErr != nil {
 		return Asks("cannot map the tool call to a check: %v", c.MapErr)
 	}
+	// The loops are loaded as the record puts them in force: a loop's
+	// bytes count only when a signed entry vouches for them
+	// (docs/signing.md#only-a-signed-warrant-is-in-force).
+	env.Loops = vouch.Loader(env.Loops, place.Project)
 	return decideWarrant(env, o, place, c)
 }
 

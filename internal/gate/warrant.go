@@ -176,6 +176,10 @@ func decideLoop(env Env, o Options, place Place, c *Call, l *loops.Loop) Answer 
 // read in full.
 func decided(o Options, place Place, c *Call, l *loops.Loop, res loops.Result) Answer {
 	a := Answer{Verdict: res.Verdict, Reason: hook.Reason(l.Name, res.Rule, res.Reason), Loop: l.Name, Rule: res.Rule}
+	if l.Unsigned != "" { // docs/signing.md#only-a-signed-warrant-is-in-force
+		a.Reason += " (" + l.Unsigned + ")"
+		a.Context = "gitwarrant: " + l.Unsigned
+	}
 	if res.Verdict == loops.Allow && hook.Truncated(c.Target) {
 		a.Verdict = loops.Ask
 		a.Reason += " — but the call's arguments were too long to read in full, so a person decides"

@@ -10,7 +10,12 @@ import (
 // printed with exit status 0, the documented path on every Claude Code
 // version; verdicts other than allow and deny become ask, so a bad value
 // can never read as permission.
-func Decision(verdict, reason string) []byte {
+func Decision(verdict, reason string) []byte { return DecisionContext(verdict, reason, "") }
+
+// DecisionContext is Decision with additionalContext for the agent (""
+// for none): what it should know beyond this call's reason, such as a
+// loop that is not the version in force.
+func DecisionContext(verdict, reason, context string) []byte {
 	switch verdict {
 	case "allow", "deny", "ask":
 	default:
@@ -22,6 +27,9 @@ func Decision(verdict, reason string) []byte {
 			"permissionDecision":       verdict,
 			"permissionDecisionReason": strings.ToValidUTF8(reason, "\uFFFD"),
 		},
+	}
+	if context != "" {
+		out["hookSpecificOutput"].(map[string]any)["additionalContext"] = strings.ToValidUTF8(context, "\uFFFD")
 	}
 	b, err := json.Marshal(out)
 	if err != nil { // unreachable: only strings and maps

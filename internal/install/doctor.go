@@ -59,6 +59,9 @@ type DoctorEnv struct {
 	// LoopsDir is the project's loops folder, to check the loops the hook
 	// wiring names ("" when there is no project).
 	LoopsDir string
+	// Sandbox is what install writes for this warrant; nil skips the
+	// sandbox check (no project).
+	Sandbox *Sandbox
 }
 
 // lookPath finds name on the PATH of env, like the shell a hook runs in.
@@ -92,6 +95,9 @@ func Diagnose(env DoctorEnv, gitHooks, claude bool) []Check {
 	}
 	if claude {
 		out = append(out, diagnoseClaude(env)...)
+		if env.Sandbox != nil {
+			out = append(out, diagnoseSandbox(env, env.Sandbox)...) // sandbox.go
+		}
 	}
 	return append(out, diagnoseMCP(env)...)
 }

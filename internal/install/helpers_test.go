@@ -36,6 +36,15 @@ func testEnv(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The sandbox's backend, for doctor (docs/install.md#the-sandbox):
+	// .ci/run installs it; without it doctor fails, as it should.
+	for _, tool := range []string{"bwrap", "socat"} {
+		if p, err := exec.LookPath(tool); err == nil {
+			if err := os.Symlink(p, filepath.Join(bin, tool)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	t.Setenv("PATH", bin)
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))

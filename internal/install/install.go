@@ -49,12 +49,15 @@ type Options struct {
 	// pre-commit hooks: "pre-commit" for pre-commit 3.2 and later, "commit"
 	// before (and for any version); "" means "commit".
 	PreCommitStage string
+	// Sandbox is written into the Claude Code settings with the hook
+	// (nil: --no-sandbox), docs/install.md#the-sandbox.
+	Sandbox *Sandbox
 }
 
 // PlanInstall reads and checks every file install would touch and returns
 // the changes, writing nothing.
 func PlanInstall(o Options) (*Plan, error) {
-	p := &Plan{Root: o.Root, bin: o.Bin}
+	p := &Plan{Root: o.Root, bin: o.Bin, sandbox: o.Sandbox}
 	if err := p.planContext(o.Targets, o.Block); err != nil {
 		return nil, err
 	}
@@ -119,12 +122,15 @@ type UninstallOptions struct {
 	Targets []compile.Target
 	// Keep… leave one surface alone.
 	KeepHook, KeepMCP, KeepGitHooks bool
+	// Sandbox is what install would write now: the settings' sandbox
+	// object is removed only when it is exactly that.
+	Sandbox *Sandbox
 }
 
 // PlanUninstall plans removing exactly what install added, found by its
 // markers.
 func PlanUninstall(o UninstallOptions) (*Plan, error) {
-	p := &Plan{Root: o.Root}
+	p := &Plan{Root: o.Root, sandbox: o.Sandbox}
 	if err := p.planUncontext(o.Targets); err != nil {
 		return nil, err
 	}
@@ -226,6 +232,9 @@ func (p *Plan) planSettings(h *HookCommands) error {
 			return fmt.Errorf("internal error editing %s: %v — please report it; nothing was written", SettingsPath, err)
 		}
 	}
+	if d, _, err = p.editSandbox(d, true); err != nil {
+		return err
+	}
 	p.addJSON(SettingsPath, orig, existed, d.data)
 	return nil
 }
@@ -260,7 +269,11 @@ func (p *Plan) planUnsettings() error {
 		return err
 	}
 	orig, _, _, _ := fileState(filepath.Join(p.Root, filepath.FromSlash(SettingsPath)))
-	changed, file := false, created{}
+	d, changed, err := p.editSandbox(d, false)
+	if err != nil {
+		return err
+	}
+	file := created{}
 	for _, event := range slices.Backward(hookEvents) {
 		var removed bool
 		var fc created

@@ -53,7 +53,8 @@ type Plan struct {
 	// user passed --allow-manual.
 	Manual []ManualStep
 
-	bin             string // the gitwarrant binary the per-clone shims call
+	bin             string   // the gitwarrant binary the per-clone shims call
+	sandbox         *Sandbox // the sandbox settings to write or remove (nil: none)
 	lefthookChanged bool
 }
 

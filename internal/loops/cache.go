@@ -25,6 +25,11 @@ import (
 type Cache struct {
 	mu    sync.Mutex
 	files map[string]*cached
+
+	// base holds the parses of a cache made WithVoucher, and vouch puts
+	// the version in force for each file read (docs/signing.md).
+	base  *Cache
+	vouch Voucher
 }
 
 // maxCached bounds the entries kept; past it the cache starts again
@@ -58,6 +63,15 @@ func (c *Cache) LoadFile(path string) (*Loop, error) {
 	return c.resolveExtends(l, filepath.Dir(path), nil)
 }
 
+// parseVouched is parse, then the version in force (inForce).
+func (c *Cache) parseVouched(path string, data []byte) (*Loop, error) {
+	l, err := c.store().parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	return c.inForce(path, data, l)
+}
+
 // parseFile reads path and parses it, or reuses the parse of the very
 // same bytes.
 func (c *Cache) parseFile(path string) (*Loop, error) {
@@ -65,7 +79,7 @@ func (c *Cache) parseFile(path string) (*Loop, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.parse(path, data)
+	return c.parseVouched(path, data)
 }
 
 // parse is Parse(path, data), or the loop parsed before from the very
@@ -99,6 +113,7 @@ func (c *Cache) entry(path string) *cached {
 // merge is mergeLoops(parent, child), reused while child is the cached
 // parse of its file and parent the same resolved loop as last time.
 func (c *Cache) merge(parent, child *Loop) *Loop {
+	c = c.store()
 	if c == nil {
 		return mergeLoops(parent, child)
 	}
@@ -123,6 +138,7 @@ func (c *Cache) merge(parent, child *Loop) *Loop {
 // returned and reused while it stays current; for any other loop it is
 // compiled afresh. The result is shared and must not be modified.
 func (c *Cache) Typed(l *Loop) *TypedWarrant {
+	c = c.store()
 	if c == nil {
 		return l.Warrant.Typed()
 	}

@@ -89,6 +89,11 @@ func (c *Cache) resolveExtends(l *Loop, dir string, chain []string) (*Loop, erro
 	if parent, err = c.resolveExtends(parent, dir, chain); err != nil {
 		return nil, err
 	}
+	if l.allowsNothing {
+		// No version of l is in force: its parent's allow entries are
+		// not either (docs/signing.md#only-a-signed-warrant-is-in-force).
+		return stripAllows(c.merge(parent, l)), nil
+	}
 	return c.merge(parent, l), nil
 }
 
@@ -110,6 +115,7 @@ func mergeLoops(parent, child *Loop) *Loop {
 	}
 	m.Budget = mergeBudget(parent.Budget, child.Budget)
 	m.Inherits = append(slices.Clone(parent.Inherits), parent.Name)
+	m.Unsigned = joinNotes(parent.Unsigned, child.Unsigned)
 	return &m
 }
 

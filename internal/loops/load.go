@@ -215,7 +215,7 @@ func (c *Cache) LoadByName(dir, name string) (*Loop, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := c.parse(path, data)
+	l, err := c.parseVouched(path, data)
 	if err != nil {
 		return nil, err
 	}

@@ -147,6 +147,12 @@ type Loop struct {
 	Digest string
 	// Source is the file's raw bytes.
 	Source []byte
+
+	// Unsigned says why the file's bytes are not the version in force,
+	// when a Voucher put another in force ("" when they are).
+	Unsigned string
+	// allowsNothing marks a loop no version of which is in force.
+	allowsNothing bool
 }
 
 // Texts returns the text of each item.

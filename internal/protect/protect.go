@@ -107,7 +107,7 @@ func ClaudeDir(name string) bool {
 // claude --post` could forge the evidence that a person approved a call).
 var HumanOnly = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
-		"amend": true, "review": true, "sign": true, "signers": true, "keys": true, "key": true,
+		"amend": true, "bless": true, "review": true, "sign": true, "signers": true, "keys": true, "key": true,
 		"install": true, "uninstall": true, "init": true, "new": true, "hook": true, "githooks": true,
 		"session": true, // moving a session's loop pin is the person's choice (docs/sessions.md)
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
@@ -109,15 +108,55 @@ func coverFiles(segs []segFile) []segFile {
 	return out
 }
 
-// recordRefs lists refs/gitwarrant/*, sorted.
+// recordRefs lists refs/gitwarrant/*, sorted, in process (the hook reads
+// them to find the signed entries).
 func (r *Record) recordRefs() ([]string, error) {
-	out, err := r.repo.Git("for-each-ref", "--format=%(refname)", "refs/gitwarrant/")
+	refs, err := r.repo.RefsUnder("refs/gitwarrant/")
 	if err != nil {
 		return nil, fmt.Errorf("listing refs/gitwarrant/*: %w", err)
 	}
-	refs := strings.Fields(string(out))
-	sort.Strings(refs)
 	return refs, nil
+}
+
+// WriteSourceFrom writes a source's entries from line from (1-based) to
+// its end to w. A ref is read from the chunks that hold them; a folder
+// or a file chain is read whole and its first from-1 lines skipped.
+func (r *Record) WriteSourceFrom(s Source, from int64, w io.Writer) error {
+	if s.Ref != nil && r.repo != nil {
+		if from > s.Ref.Lines {
+			return nil
+		}
+		return r.repo.WriteRange(s.Ref, max(from, 1), s.Ref.Lines, w)
+	}
+	if from <= 1 {
+		return r.WriteSource(s, w)
+	}
+	skip := &skipLines{n: from - 1, w: w}
+	return r.WriteSource(s, skip)
+}
+
+// skipLines drops the first n lines written to it.
+type skipLines struct {
+	n int64
+	w io.Writer
+}
+
+func (s *skipLines) Write(b []byte) (int, error) {
+	total := len(b)
+	for s.n > 0 && len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return total, nil
+		}
+		b = b[i+1:]
+		s.n--
+	}
+	if len(b) > 0 {
+		if _, err := s.w.Write(b); err != nil {
+			return 0, err
+		}
+	}
+	return total, nil
 }
 
 // OpenSource streams a source's whole chain.

@@ -1,0 +1,163 @@
+package cli
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
+	"github.com/gitwarrant/gitwarrant/internal/install"
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/project"
+	"github.com/gitwarrant/gitwarrant/internal/protect"
+	"github.com/gitwarrant/gitwarrant/internal/vouch"
+)
+
+// sandboxFor compiles the warrant in force into the Claude Code sandbox
+// settings (docs/install.md#the-sandbox). It depends only on the loops,
+// the repository's layout and remotes, and the ecosystems found at the
+// root, so install and uninstall compute the same settings.
+func sandboxFor(p *project.Project) *install.Sandbox {
+	ls, _ := vouch.Loader(nil, p).LoadDir(p.LoopsDir())
+	sb := &install.Sandbox{DenyWrite: sandboxDenyWrite(p)}
+	reads, hosts := map[string]bool{}, map[string]bool{}
+	for _, l := range ls {
+		for _, it := range append(slices.Clone(l.Warrant.Never), l.Warrant.Ask...) {
+			if path, ok := readPath(it.Text); ok {
+				reads[path] = true
+			}
+		}
+		for _, list := range [][]loops.Item{l.Warrant.Read, l.Warrant.Draft, l.Warrant.Change, l.Warrant.Send} {
+			for _, it := range list {
+				if h, ok := strings.CutPrefix(it.Text, "WebFetch(domain:"); ok && strings.HasSuffix(h, ")") {
+					hosts[strings.TrimSuffix(h, ")")] = true
+				}
+			}
+		}
+	}
+	for _, h := range remoteHosts(p.Root) {
+		hosts[h] = true
+	}
+	for _, h := range ecosystemHosts(p.Root) {
+		hosts[h] = true
+	}
+	sb.DenyRead, sb.Domains = sortedKeys(reads), sortedKeys(hosts)
+	return sb
+}
+
+// sandboxDenyWrite lists every place self-protection guards that lies in
+// the work tree or the git dir: the sandbox's default already keeps
+// writes inside the work tree, so the home directory's places are out of
+// reach without being listed.
+func sandboxDenyWrite(p *project.Project) []string {
+	rel := func(path string) string {
+		if r, err := filepath.Rel(p.Root, path); err == nil && !strings.HasPrefix(r, "..") {
+			return filepath.ToSlash(r)
+		}
+		return path
+	}
+	out := []string{rel(p.Dir), ".claude", protect.MCPConfigFile, protect.HuskyDir, protect.PreCommitConfig}
+	out = append(out, protect.LefthookFiles...)
+	out = append(out, protect.LefthookLocalFiles...)
+	if repo, err := gitx.Discover(p.Root); err == nil {
+		common := repo.CommonDir
+		out = append(out, rel(filepath.Join(common, "hooks")), rel(filepath.Join(common, "config")),
+			rel(filepath.Join(common, "gitwarrant")), rel(filepath.Join(common, "refs", "gitwarrant")))
+		if repo.GitDir != common {
+			out = append(out, rel(filepath.Join(repo.GitDir, "config.worktree")))
+		}
+		if hd, err := repo.HooksDir(); err == nil && !slices.Contains(out, rel(hd)) {
+			out = append(out, rel(hd))
+		}
+	}
+	return out
+}
+
+// readPath is the file a typed Read(…) entry names, when it names one the
+// sandbox can deny: a literal path, or a folder (`~/.ssh/**`).
+func readPath(entry string) (string, bool) {
+	x, ok := strings.CutPrefix(strings.TrimSpace(entry), "Read(")
+	if !ok || !strings.HasSuffix(x, ")") {
+		return "", false
+	}
+	x = strings.TrimSuffix(strings.TrimSuffix(x, ")"), "/**")
+	if x == "" || strings.ContainsAny(x, "*?[{") {
+		return "", false
+	}
+	return x, true
+}
+
+// remoteHosts are the hosts of the repository's remotes: the loop's
+// allowed pushes and fetches go there.
+func remoteHosts(root string) []string {
+	repo, err := gitx.Discover(root)
+	if err != nil {
+		return nil
+	}
+	out, err := repo.Git("config", "--get-regexp", `^remote\..*\.(url|pushurl)$`)
+	if err != nil {
+		return nil
+	}
+	var hosts []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		_, u, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		if h := urlHost(u); h != "" {
+			hosts = append(hosts, h)
+		}
+	}
+	return hosts
+}
+
+// urlHost is the host of a git URL: scheme://[user@]host[:port]/…, or
+// scp-like [user@]host:path. A local path has none.
+func urlHost(u string) string {
+	if strings.Contains(u, "://") {
+		pu, err := url.Parse(u)
+		if err != nil || pu.Scheme == "file" {
+			return ""
+		}
+		return pu.Hostname()
+	}
+	host, _, ok := strings.Cut(u, ":")
+	if !ok || strings.ContainsAny(host, "/\\") {
+		return ""
+	}
+	if _, h, ok := strings.Cut(host, "@"); ok {
+		host = h
+	}
+	return host
+}
+
+// ecosystemHosts are the package registries the detected ecosystems
+// install from (`go mod download`, `npm ci`, `pip install`).
+func ecosystemHosts(root string) []string {
+	var out []string
+	has := func(name string) bool { _, err := os.Stat(filepath.Join(root, name)); return err == nil }
+	if has("go.mod") {
+		out = append(out, "proxy.golang.org", "sum.golang.org")
+	}
+	if has("package.json") {
+		out = append(out, "registry.npmjs.org")
+	}
+	if has("pyproject.toml") || has("requirements.txt") || has("setup.py") {
+		out = append(out, "pypi.org", "files.pythonhosted.org")
+	}
+	if has("Cargo.toml") {
+		out = append(out, "index.crates.io", "static.crates.io")
+	}
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
