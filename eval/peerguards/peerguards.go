@@ -37,6 +37,13 @@ type Case struct {
 	Source  string `json:"source"` // path:line in the peer's repository
 }
 
+// CustomRule marks the context of a case whose verdict comes from a rule
+// the peer's test configured (a user's own rule), not from the peer.
+const CustomRule = "custom rule written by the test"
+
+// ByCustomRule says whether k's verdict is a rule its test configured.
+func (k Case) ByCustomRule() bool { return strings.Contains(k.Context, CustomRule) }
+
 // Skipped is a test call whose command or verdict could not be read
 // faithfully from the test's text (a command built at run time), kept so
 // the corpus says what it leaves out.

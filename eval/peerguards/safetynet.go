@@ -2,6 +2,7 @@ package peerguards
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -13,7 +14,10 @@ import (
 // through a `const` it is stored in. A call inside `withEnv({…}, …)` has
 // those variables (the peer's strict and paranoid modes, its worktree mode)
 // as its context, and so has a call given a working directory or a config.
-// A call whose command is built at run time is listed as skipped.
+// A call in a file that writes the peer's config (`.safety-net.json`, with
+// custom rules) has CustomRule in its context: its verdict is the test's
+// rule, not the peer's own. A call whose command is built at run time is
+// listed as skipped.
 func SafetyNet(s *Source) (*Corpus, error) {
 	c := &Corpus{Peer: "claude-code-safety-net", Repository: "https://github.com/kenryu42/claude-code-safety-net", Commit: s.Commit(), License: "MIT"}
 	files, err := s.Files("tests/core", ".ts")
@@ -43,6 +47,7 @@ type envRange struct {
 }
 
 func snFile(c *Corpus, f string, toks []jsTok) {
+	custom := slices.ContainsFunc(toks, func(t jsTok) bool { return t.kind == 'i' && t.text == "writeConfig" })
 	envs := withEnvRanges(toks)
 	envAt := func(i int) string {
 		var vs []string
@@ -80,6 +85,9 @@ func snFile(c *Corpus, f string, toks []jsTok) {
 			continue
 		}
 		ctx := []string{}
+		if custom {
+			ctx = append(ctx, CustomRule)
+		}
 		if e := envAt(i); e != "" {
 			ctx = append(ctx, e)
 		}
