@@ -72,6 +72,7 @@ func TestPeerGuards(t *testing.T) {
 						failures = append(failures, fmt.Sprintf("%s (%s): %s", k.Command, k.Source, answers[i].show()))
 					}
 				}
+				dumpAnswers(t, w.name, c, answers)
 				fig := tally(w.name, c, answers)
 				figures = append(figures, fig)
 				t.Logf("%s", fig.line())
@@ -161,6 +162,7 @@ func installedPreToolUse(t *testing.T, path string) string {
 // peerAnswer is what the hook said to one call.
 type peerAnswer struct {
 	decision string // allow, ask, deny; "silent" when stdout has no JSON
+	reason   string
 	exit     int
 	stderr   string
 }
@@ -223,16 +225,39 @@ func (p *peerRepo) ask(command string, i int) peerAnswer {
 	var d struct {
 		Out struct {
 			Decision string `json:"permissionDecision"`
+			Reason   string `json:"permissionDecisionReason"`
 		} `json:"hookSpecificOutput"`
 	}
 	if strings.TrimSpace(stdout.String()) != "" {
 		if json.Unmarshal(stdout.Bytes(), &d) == nil && d.Out.Decision != "" {
-			a.decision = d.Out.Decision
+			a.decision, a.reason = d.Out.Decision, d.Out.Reason
 		} else {
 			a.decision = "unparsable output"
 		}
 	}
 	return a
+}
+
+// dumpAnswers appends every answer with its reason, one JSON object a
+// line, to $GITWARRANT_PEERGUARDS_DUMP when it is set: what the classes in
+// eval/peerguards.md were read from.
+func dumpAnswers(t *testing.T, wiring string, c *peerguards.Corpus, answers []peerAnswer) {
+	path := os.Getenv("GITWARRANT_PEERGUARDS_DUMP")
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	enc := json.NewEncoder(f)
+	for i, k := range c.Cases {
+		a := answers[i]
+		if err := enc.Encode(map[string]any{"wiring": wiring, "peer": c.Peer, "case": k, "answer": a.decision, "reason": a.reason, "exit": a.exit}); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // peerFigure is one peer's answers under one wiring: for each peer
