@@ -2,9 +2,18 @@ package eval
 
 import (
 	"bytes"
+	_ "embed"
 	"fmt"
 	"strings"
 )
+
+// peerGuards is what TestPeerGuards measured last (eval/peerguards.md):
+// the other guards' corpora through the hook as install writes it. It is a
+// test of the installed binary, not a suite, so the report carries its
+// committed figures and the test fails when they no longer hold.
+//
+//go:embed peerguards.md
+var peerGuards string
 
 // ReportPath is where the committed report lives, relative to the module root.
 const ReportPath = "eval/REPORT.md"
@@ -20,6 +29,8 @@ func Report(suites []*Suite) []byte {
 	for _, s := range suites {
 		writeSuite(&b, s)
 	}
+	b.WriteString("## peer guards\n\n")
+	b.WriteString(peerGuards)
 	return b.Bytes()
 }
 
