@@ -41,9 +41,9 @@ func peerGuardsDir() string {
 // allowed, asked, denied or met with silence are logged and kept in
 // eval/peerguards.md (REPORT.md shows them).
 //
-// Two wirings: "pinned" (`install --loop fix`) and "unpinned" (plain
-// `install`). The unpinned hook answers nothing when no loop is pinned, so
-// that case fails until install gives every session a loop.
+// Two wirings: "installed" (plain `install`, which writes the only job loop
+// as the default loop every session works under until its prompt routes
+// elsewhere; docs/sessions.md) and "pinned" (`install --loop fix`).
 func TestPeerGuards(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays some 900 hook calls per wiring")
@@ -60,7 +60,7 @@ func TestPeerGuards(t *testing.T) {
 	}
 	bin := testkit.Binary(t)
 	var figures []peerFigure
-	for _, w := range []struct{ name, loopFlag string }{{"pinned", "--loop fix"}, {"unpinned", ""}} {
+	for _, w := range []struct{ name, loopFlag string }{{"installed", ""}, {"pinned", "--loop fix"}} {
 		t.Run(w.name, func(t *testing.T) {
 			p := newPeerRepo(t, bin, strings.Fields(w.loopFlag))
 			t.Logf("hook command as install wrote it: %s", p.hook)
@@ -326,7 +326,7 @@ const peerFiguresEnd = "<!-- end of the figures TestPeerGuards measures -->"
 // rewriting them there under -update-peerguards.
 func checkPeerFigures(t *testing.T, figures []peerFigure, corpora []*peerguards.Corpus) {
 	var b strings.Builder
-	b.WriteString("Measured by `go test ./eval/ -run TestPeerGuards` (figures rewritten with `-update-peerguards`): every command three other guards' own tests give a verdict for, sent as a Claude Code Bash call through the PreToolUse hook command that `gitwarrant install` writes into a fresh repository (`init`, `new fix --template fix-bug-on-branch`, `install`; pinned: `install --loop fix`). Silent is no JSON on stdout. Sources, commits and licences: testdata/peerguards/README.md.\n\n")
+	b.WriteString("Measured by `go test ./eval/ -run TestPeerGuards` (figures rewritten with `-update-peerguards`): every command three other guards' own tests give a verdict for, sent as a Claude Code Bash call through the PreToolUse hook command that `gitwarrant install` writes into a fresh repository (`init`, `new fix --template fix-bug-on-branch`, `install` — which writes `--default-loop fix`; pinned: `install --loop fix`). Silent is no JSON on stdout. Sources, commits and licences: testdata/peerguards/README.md.\n\n")
 	b.WriteString("| peer | commit | blocked | asked | allowed | not read (skipped) |\n|---|---|---:|---:|---:|---:|\n")
 	for _, c := range corpora {
 		fmt.Fprintf(&b, "| %s | %.12s | %d | %d | %d | %d |\n", c.Peer, c.Commit, c.Count(peerguards.Block), c.Count(peerguards.Ask), c.Count(peerguards.Allow), len(c.Skipped))
