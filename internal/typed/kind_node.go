@@ -33,7 +33,7 @@ var nodeOpts = sync.OnceValue(func() map[string]nodeGlobals {
 	return map[string]nodeGlobals{
 		"npm": {values: set("--loglevel", "--registry", "--cache", "--userconfig", "--prefix", "-w", "--workspace",
 			"--tag", "--access", "--otp", "--script-shell"),
-			flags: set(append(common, "--workspaces", "-ws", "--include-workspace-root", "--no-workspaces")...),
+			flags:     set(append(common, "--workspaces", "-ws", "--include-workspace-root", "--no-workspaces")...),
 			selectors: set("-w", "--workspace", "--workspaces", "-ws"), dirs: set("--prefix")},
 		"pnpm": {values: set("--filter", "-F", "-C", "--dir", "--reporter", "--loglevel", "--registry", "--filter-prod",
 			"--test-pattern", "--changed-files-ignore-pattern", "--workspace-concurrency", "--resume-from"),
@@ -42,7 +42,7 @@ var nodeOpts = sync.OnceValue(func() map[string]nodeGlobals {
 			selectors: set("--filter", "-F", "-r", "--recursive", "--filter-prod"), dirs: set("-C", "--dir")},
 		"yarn": {values: set("--cwd", "--registry", "--network-timeout", "--modules-folder", "--cache-folder"),
 			flags: set(append(common, "--non-interactive", "--immutable", "--check-files", "--pure-lockfile")...),
-			dirs: set("--cwd")},
+			dirs:  set("--cwd")},
 	}
 })
 
