@@ -113,7 +113,10 @@ func decideUnit(tw *loops.TypedWarrant, u Unit) Decided {
 		e = wide
 	}
 	for _, m := range u.Kind.Manifests {
-		if edit := tw.Allowing(loops.Call{Kind: loops.ToolEdit, Path: m}); edit != nil {
+		// The loop vouches for a manifest the agent may not edit: no
+		// entry allows the edit, or an ask or never entry screens it.
+		call := loops.Call{Kind: loops.ToolEdit, Path: m}
+		if edit := tw.Allowing(call); edit != nil && ListAllows(edit.List, loops.Change) && tw.Escalating(call) == nil {
 			return Decided{Unit: u, Verdict: loops.Ask, Rule: "opaque: " + u.Kind.Cmd + " runs a package script from " +
 				filepath.Base(m.Abs) + ", which `" + edit.Text + "` lets the agent edit, so what it runs cannot be read", Entry: e}
 		}

@@ -116,22 +116,17 @@ func baseName(p string) string {
 	return p
 }
 
-// ScriptKind is the widest kind among a parsed command's clauses, the
-// files they touch (a write is a change) and the commands they run
-// through wrappers: the action a hook entry records.
+// ScriptKind is the widest kind among a parsed command's clauses, those it
+// runs through wrappers included: with the files the call writes, the
+// action a hook entry records. A clause no table knows counts as change.
 func ScriptKind(s *shell.Script, env Env) Kind {
-	var k Kind
+	k := Kind{}
 	for _, c := range s.Clauses {
 		ck := ClauseKind(c, env)
 		if ck.Verb == "" {
 			ck.Verb = loops.Change
 		}
 		k = Wider(k, ck)
-		for _, e := range c.Effects() {
-			if e.Kind != "read" {
-				k = Wider(k, Kind{Verb: loops.Change})
-			}
-		}
 	}
 	if k.Verb == "" {
 		k.Verb = loops.Change // nothing readable: counted as change, never as read

@@ -77,7 +77,7 @@ var toolTables = sync.OnceValue(func() map[string]*table {
 // toolFuncs are tools whose grammar a table cannot hold.
 var toolFuncs = sync.OnceValue(func() map[string]func(string, []string) Kind {
 	return map[string]func(string, []string) Kind{"gh": ghKind, "aws": awsKind, "gcloud": cloudKind(gcloudGroups()),
-		"az": cloudKind(azGroups()), "gsutil": gsutilKind}
+		"az": cloudKind(azGroups()), "gsutil": gsutilKind, "curl": curlKind, "wget": wgetKind}
 })
 
 func cargoTable() *table {
@@ -481,4 +481,46 @@ func gsutilKind(name string, args []string) Kind {
 		k.Verb, k.Why = loops.Send, "changes Cloud Storage"
 	}
 	return k
+}
+
+// curlKind: a request with a body, an upload or a method other than GET
+// or HEAD sends; anything else is a GET, which reads (what it saves with
+// -o is a file effect of its own).
+func curlKind(name string, args []string) Kind {
+	for i, a := range args {
+		name, val, _ := strings.Cut(a, "=")
+		switch {
+		case name == "-X" || name == "--request":
+			if i+1 < len(args) && val == "" {
+				val = args[i+1]
+			}
+			if m := strings.ToUpper(val); m != "GET" && m != "HEAD" {
+				return Kind{Verb: loops.Send, Cmd: "curl", Why: "sends a " + m + " request"}
+			}
+		case strings.HasPrefix(a, "-X") && len(a) > 2:
+			if m := strings.ToUpper(a[2:]); m != "GET" && m != "HEAD" {
+				return Kind{Verb: loops.Send, Cmd: "curl", Why: "sends a " + m + " request"}
+			}
+		case strings.HasPrefix(name, "--data") || name == "--json" || name == "--form" || strings.HasPrefix(name, "--form-") ||
+			name == "--upload-file" || name == "-T" || name == "-F" || name == "-d" ||
+			strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "-F") || strings.HasPrefix(a, "-T"):
+			return Kind{Verb: loops.Send, Cmd: "curl", Why: "sends data"}
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], "dFTX"):
+			// a cluster such as -sd or -sX
+			return Kind{Verb: loops.Send, Cmd: "curl", Why: "may send data"}
+		}
+	}
+	return Kind{Verb: loops.Read, Cmd: "curl"}
+}
+
+// wgetKind: a POST or another method sends; a download reads.
+func wgetKind(name string, args []string) Kind {
+	for _, a := range args {
+		n, _, _ := strings.Cut(a, "=")
+		switch n {
+		case "--post-data", "--post-file", "--method", "--body-data", "--body-file":
+			return Kind{Verb: loops.Send, Cmd: "wget", Why: "sends data"}
+		}
+	}
+	return Kind{Verb: loops.Read, Cmd: "wget"}
 }
