@@ -75,10 +75,12 @@ const maxScriptDepth = 3
 // ClauseKind classifies one clause by its command's table. The files the
 // clause reads and writes are units of their own, with their own kinds.
 func ClauseKind(c shell.Clause, env Env) Kind {
-	return clauseKind(c, env, 0)
+	return clauseKind(c, nil, env, 0)
 }
 
-func clauseKind(c shell.Clause, env Env, depth int) Kind {
+// clauseKind is ClauseKind with the clause's git reading when the caller
+// has it already (g nil: read it here).
+func clauseKind(c shell.Clause, g *shell.Git, env Env, depth int) Kind {
 	if c.Opaque || len(c.Argv) == 0 {
 		return Kind{}
 	}
@@ -89,8 +91,10 @@ func clauseKind(c shell.Clause, env Env, depth int) Kind {
 	}
 	switch name {
 	case "git":
-		g, ok := c.Git()
-		if !ok || g.Opaque {
+		if g == nil {
+			g, _ = c.Git()
+		}
+		if g == nil || g.Opaque {
 			return Kind{}
 		}
 		return gitKind(g, env)

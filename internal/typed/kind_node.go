@@ -258,7 +258,7 @@ func scriptTextKind(text, dir string, env Env, depth int) Kind {
 	se.Cwd = dir
 	var k Kind
 	for _, c := range s.Clauses {
-		ck := clauseKind(c, se, depth+1)
+		ck := clauseKind(c, nil, se, depth+1)
 		if ck.Verb != "" && ck.Why == "" && ck.Verb != loops.Read {
 			ck.Why = ck.Cmd + " " + string(ck.Verb) + "s"
 		}

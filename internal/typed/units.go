@@ -254,7 +254,8 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 	if c.Opaque {
 		u.Opaque = c.Why
 	}
-	if g, ok := c.Git(); ok {
+	g, isGit := c.Git()
+	if isGit {
 		if g.Opaque && u.Opaque == "" {
 			u.Opaque = g.Why
 		}
@@ -281,7 +282,7 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 	}
 	u.Call.Cmd = cmd
 	if u.Opaque == "" {
-		u.Kind = ClauseKind(c, env)
+		u.Kind = clauseKind(c, g, env, 0)
 	}
 	u.Canon = canonical(cmd)
 	if c.Dir != "" {
