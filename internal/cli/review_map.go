@@ -33,7 +33,14 @@ func askMapper(e *chain.Entry) (string, string, bool) {
 		if !ok {
 			return "", "", false
 		}
-		return "send", "Bash(" + cmd + ")", true
+		// The record keeps the call's kind as its action
+		// (docs/typed-entries.md#kinds): the entry goes in that list, the
+		// narrowest that can allow it. A record older than kinds says send.
+		list := "send"
+		if v, err := loops.ParseVerb(e.Action); err == nil && v != loops.Draft {
+			list = string(v)
+		}
+		return list, "Bash(" + cmd + ")", true
 	case tool == "Read" || tool == "Glob" || tool == "Grep" || tool == "LS":
 		if !plainPath(e.Target) {
 			return "", "", false

@@ -142,7 +142,10 @@ func Analyse(pl hook.Payload, place Place, env Env) *Call {
 				a.opaqueText(cmd, "a PowerShell command (only POSIX shell is parsed)")
 				continue
 			}
-			a.shell(cmd, 0)
+			s := a.shell(cmd, 0)
+			if c.MapErr == nil {
+				c.Verb = a.kind(s) // kind.go
+			}
 		}
 	case hook.KindRead:
 		for _, p := range hook.StringsOf(pl.ToolInput, hook.PathKeys...) {

@@ -75,6 +75,16 @@ func typedScreen(tw *loops.TypedWarrant, c *Call, te typed.Env) (loops.Result, b
 				Pattern: u.Entry.Text, Line: u.Entry.Line}, true
 		}
 	}
+	for _, u := range d.Units {
+		// An allow entry names the clause but cannot allow it: the clause
+		// is wider than the entry's list, or runs a package script the
+		// loop does not vouch for (docs/typed-entries.md#kinds). The
+		// reason says so rather than "no entry allows it".
+		if u.Entry != nil && u.Verdict == loops.Ask && u.Rule == d.Rule {
+			return loops.Result{Verdict: loops.Ask, List: "default", Rule: d.Rule,
+				Reason: "a person decides.", Pattern: u.Entry.Text, Line: u.Entry.Line}, true
+		}
+	}
 	return loops.Result{}, false
 }
 

@@ -15,7 +15,7 @@ import (
 func init() {
 	Register(Check{Name: "catch-all", Doc: "a typed allow entry that names every call of its kind (Bash(*), Bash(sh *), Edit(//**), mcp__*)", Run: catchAlls})
 	Register(Check{Name: "never-allows", Doc: "a typed allow entry whose every command runs code the gate cannot read (go generate, vim -c): the hook asks for each", Run: neverAllows})
-	Register(Check{Name: "misfiled", Doc: "a typed entry under a list whose intent it contradicts (Edit under read, a push under change)", Run: misfiled})
+	Register(Check{Name: "misfiled", Doc: "a typed entry under a list narrower than what it names (Edit under read; Bash(gh api *) under read, which reaches merges)", Run: misfiled})
 	Register(Check{Name: "untyped-allow", Doc: "an allow list with natural-language entries only: the hook asks for every call it means", Run: untypedAllow})
 	Register(Check{Name: "examples", Doc: "an `examples:` call the warrant does not decide as stated", Run: examples})
 }
@@ -102,41 +102,51 @@ func neverAllows(files []*File) []Finding {
 	})
 }
 
-// sends reports a Bash entry that publishes something outside the
-// repository.
-func sends(text string) bool {
-	for _, p := range []string{"Bash(git push", "Bash(gh pr create", "Bash(gh pr merge", "Bash(gh release", "Bash(npm publish", "Bash(cargo publish"} {
-		if strings.HasPrefix(text, p) {
-			return true
-		}
-	}
-	return false
-}
-
+// misfiled warns about a typed entry under a list narrower than what it
+// names: an Edit outside change, and a Bash entry whose words reach a
+// wider kind than its list (docs/typed-entries.md#kinds) — the hook then
+// allows only the calls of the list's kind and asks for the rest.
 func misfiled(files []*File) []Finding {
 	var out []Finding
 	for _, f := range files {
 		if f.Raw == nil {
 			continue
 		}
+		root := repoRoot(f.Path)
+		env := typed.Env{Root: root, Cwd: root, Home: os.Getenv("HOME")}
 		for _, list := range []string{"read", "draft", "change"} {
 			for _, it := range f.Raw.Warrant.List(list) {
-				t := typedOf(it)
-				switch {
-				case t == nil:
-				case t.Tool == loops.ToolEdit && list != "change":
-					out = append(out, Finding{File: f.Path, Line: it.Line, Severity: Warning,
-						Msg:  fmt.Sprintf("%s: %q edits files: it allows the same calls anywhere, but a reader expects it under change", list, it.Text),
-						Hint: "move it to change"})
-				case sends(it.Text):
-					out = append(out, Finding{File: f.Path, Line: it.Line, Severity: Warning,
-						Msg:  fmt.Sprintf("%s: %q sends something out of the repository: a reader expects it under send", list, it.Text),
-						Hint: "move it to send"})
+				if t := typedOf(it); t != nil {
+					out = append(out, misfiledEntry(f.Path, list, it, t, env)...)
 				}
 			}
 		}
 	}
 	return out
+}
+
+func misfiledEntry(path, list string, it loops.Item, t *loops.Typed, env typed.Env) []Finding {
+	switch {
+	case t.Tool == loops.ToolEdit && list == "read":
+		return []Finding{{File: path, Line: it.Line, Severity: Warning,
+			Msg:  fmt.Sprintf("%s: %q edits files, which is change work: under read it allows none of the writes it names", list, it.Text),
+			Hint: "move it to change"}}
+	case t.Tool == loops.ToolBash:
+		k := typed.Reach(t, env)
+		if typed.ListAllows(list, k.Verb) {
+			return nil
+		}
+		what := k.Why
+		if what == "" {
+			what = "is " + string(k.Verb) + " work"
+		}
+		return []Finding{{File: path, Line: it.Line, Severity: Warning,
+			Msg: fmt.Sprintf("%s: %q reaches %s work (`%s` %s): under %s the hook allows only its %s calls and asks for the rest",
+				list, it.Text, k.Verb, k.Cmd, what, list, list),
+			Hint: fmt.Sprintf("move it to %s if the loop may do that too, or name each narrower command it needs as an entry of its own (Bash(%s … *))",
+				k.Verb, strings.Join(t.Words(), " "))}}
+	}
+	return nil
 }
 
 // suggestions map words of a natural-language allow entry to typed entries

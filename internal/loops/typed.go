@@ -164,6 +164,12 @@ func (t *Typed) Words() []string {
 	return out
 }
 
+// OpenEnded reports a Bash entry that names more than its literal words:
+// a final ` *`, or a pattern among its words.
+func (t *Typed) OpenEnded() bool {
+	return t.Tool == ToolBash && t.cmd != nil && (t.cmd.rest || len(t.Words()) < len(t.cmd.args))
+}
+
 func allStars(p string) bool {
 	return strings.Trim(p, "*/") == ""
 }

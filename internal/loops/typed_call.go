@@ -100,6 +100,18 @@ func (tw *TypedWarrant) Allowing(c Call) *Typed {
 	return nil
 }
 
+// AllowingWhere is Allowing with only the allow entries keep accepts (an
+// entry whose list is wide enough for the call's kind).
+func (tw *TypedWarrant) AllowingWhere(c Call, keep func(*Typed) bool) *Typed {
+	sub := &TypedWarrant{}
+	for _, t := range tw.Allow {
+		if keep(t) {
+			sub.Allow = append(sub.Allow, t)
+		}
+	}
+	return sub.Allowing(c)
+}
+
 func (tw *TypedWarrant) allowingAsWritten(c Call) *Typed {
 	for _, t := range tw.Allow {
 		if t.Allows(c) {

@@ -68,6 +68,10 @@ type Report struct {
 	AsksNotRan int              `json:"asks_not_ran_inferred"`
 	ByLoop     map[string]Split `json:"by_loop"`
 	ByChannel  map[string]Split `json:"by_channel"`
+	// ByKind splits the checks by their action: for a hook call, the
+	// widest kind of work among its clauses — read, change or send
+	// (docs/typed-entries.md#kinds).
+	ByKind map[string]Split `json:"by_kind"`
 }
 
 // Filter narrows what is counted.
@@ -88,7 +92,7 @@ type Accumulator struct {
 
 // New starts an accumulator.
 func New(f Filter) *Accumulator {
-	return &Accumulator{f: f, r: Report{ByLoop: map[string]Split{}, ByChannel: map[string]Split{}},
+	return &Accumulator{f: f, r: Report{ByLoop: map[string]Split{}, ByChannel: map[string]Split{}, ByKind: map[string]Split{}},
 		asks: map[string]bool{}, ranLate: map[string]bool{}}
 }
 
@@ -133,6 +137,11 @@ func (a *Accumulator) check(e *chain.Entry) {
 	c := a.r.ByChannel[ch]
 	c.add(e.Verdict)
 	a.r.ByChannel[ch] = c
+	if e.Action != "" {
+		k := a.r.ByKind[e.Action]
+		k.add(e.Verdict)
+		a.r.ByKind[e.Action] = k
+	}
 	if e.Verdict == "allow" {
 		a.run++
 		if a.run > a.r.LongestUnattended {

@@ -28,8 +28,41 @@ func Text(w io.Writer, r Report) {
 		fmt.Fprintf(w, "  approved and ran          %6d   PostToolUse evidence\n", r.AsksRan)
 		fmt.Fprintf(w, "  no evidence of running    %6d   refused or abandoned (inferred: PostToolUse fires only when a tool runs)\n", r.AsksNotRan)
 	}
+	kinds(w, r)
 	table(w, "Per loop", r.ByLoop)
 	table(w, "Per channel", r.ByChannel)
+}
+
+// kinds writes each kind's share of the checks, read first.
+func kinds(w io.Writer, r Report) {
+	if len(r.ByKind) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nPer kind of work")
+	for _, k := range KindOrder(r.ByKind) {
+		s := r.ByKind[k]
+		fmt.Fprintf(w, "  %-8s %5d checks  %3d%% of all  allow %3d%%  ask %3d%%  deny %3d%%\n", k, s.Checks, r.Pct(s.Checks),
+			s.Pct(s.Allow), s.Pct(s.Ask), s.Pct(s.Deny))
+	}
+}
+
+// KindOrder returns the kinds present, narrowest first (read, draft,
+// change, send), then any other action sorted.
+func KindOrder(m map[string]Split) []string {
+	var out []string
+	for _, k := range []string{"read", "draft", "change", "send"} {
+		if _, ok := m[k]; ok {
+			out = append(out, k)
+		}
+	}
+	for _, k := range Keys(m) {
+		switch k {
+		case "read", "draft", "change", "send":
+		default:
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 func table(w io.Writer, title string, m map[string]Split) {
@@ -72,12 +105,16 @@ func Markdown(w io.Writer, r Report) {
 	for _, t := range []struct {
 		title string
 		m     map[string]Split
-	}{{"loop", r.ByLoop}, {"channel", r.ByChannel}} {
+	}{{"kind", r.ByKind}, {"loop", r.ByLoop}, {"channel", r.ByChannel}} {
 		if len(t.m) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "\n| %s | checks | allow | ask | deny |\n|---|---:|---:|---:|---:|\n", t.title)
-		for _, k := range Keys(t.m) {
+		keys := Keys(t.m)
+		if t.title == "kind" {
+			keys = KindOrder(t.m)
+		}
+		for _, k := range keys {
 			s := t.m[k]
 			fmt.Fprintf(w, "| %s | %d | %d | %d | %d |\n", strings.ReplaceAll(k, "|", "\\|"), s.Checks, s.Allow, s.Ask, s.Deny)
 		}

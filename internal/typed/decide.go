@@ -1,6 +1,7 @@
 package typed
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/loops"
@@ -50,6 +51,7 @@ func Decide(tw *loops.TypedWarrant, units []Unit) Decision {
 	if len(units) == 0 {
 		return Decision{Verdict: loops.Ask, Rule: "default: nothing to allow"}
 	}
+	wrapped(units)
 	for _, u := range units {
 		d.Units = append(d.Units, decideUnit(tw, u))
 	}
@@ -97,8 +99,84 @@ func decideUnit(tw *loops.TypedWarrant, u Unit) Decided {
 	case u.Opaque != "":
 		return Decided{Unit: u, Verdict: loops.Ask, Rule: "opaque: " + u.Opaque}
 	}
-	if e := tw.Allowing(u.Call); e != nil {
-		return Decided{Unit: u, Verdict: loops.Allow, Rule: "allow " + e.List + ": " + e.Text, Entry: e}
+	e := tw.Allowing(u.Call)
+	if e == nil {
+		return Decided{Unit: u, Verdict: loops.Ask, Rule: "default: no typed entry allows it"}
 	}
-	return Decided{Unit: u, Verdict: loops.Ask, Rule: "default: no typed entry allows it"}
+	if !ListAllows(e.List, u.Kind.Verb) {
+		// Only an entry of the clause's own kind or a wider one allows it
+		// (docs/typed-entries.md#kinds).
+		wide := tw.AllowingWhere(u.Call, func(t *loops.Typed) bool { return ListAllows(t.List, u.Kind.Verb) })
+		if wide == nil {
+			return Decided{Unit: u, Verdict: loops.Ask, Rule: "kind: " + tooNarrow(e, u.Kind), Entry: e}
+		}
+		e = wide
+	}
+	for _, m := range u.Kind.Manifests {
+		// The loop vouches for a manifest the agent may not edit: no
+		// entry allows the edit, or an ask or never entry screens it.
+		call := loops.Call{Kind: loops.ToolEdit, Path: m}
+		if edit := tw.Allowing(call); edit != nil && ListAllows(edit.List, loops.Change) && tw.Escalating(call) == nil {
+			return Decided{Unit: u, Verdict: loops.Ask, Rule: "opaque: " + u.Kind.Cmd + " runs a package script from " +
+				filepath.Base(m.Abs) + ", which `" + edit.Text + "` lets the agent edit, so what it runs cannot be read", Entry: e}
+		}
+	}
+	return Decided{Unit: u, Verdict: loops.Allow, Rule: "allow " + e.List + ": " + e.Text, Entry: e}
+}
+
+// tooNarrow says why an entry cannot allow a clause wider than its list:
+// "`Bash(pnpm *)` is a change entry; `pnpm publish` sends a package".
+func tooNarrow(e *loops.Typed, k Kind) string {
+	what := k.Why
+	if what == "" {
+		what = "is " + string(k.Verb) + " work"
+	}
+	return "`" + e.Text + "` is " + article(e.List) + " " + e.List + " entry; `" + k.Cmd + "` " + what +
+		" (" + string(k.Verb) + "), so it needs an entry under " + string(k.Verb) + " or a person's yes"
+}
+
+func article(list string) string {
+	if list == "" {
+		return "an"
+	}
+	switch list[0] {
+	case 'a', 'e', 'i', 'o', 'u':
+		return "an"
+	}
+	return "a"
+}
+
+// wrapped gives each clause the widest kind of the clauses it runs through
+// a wrapper (`timeout 60 pnpm publish`): they follow it with a longer Via.
+// A script's clauses are judged apart (docs/typed-entries.md#kinds).
+func wrapped(units []Unit) {
+	for i := range units {
+		u := &units[i]
+		if u.Effect || u.Call.Kind != loops.ToolBash || fromScript(u.Via) {
+			continue
+		}
+		for j := i + 1; j < len(units); j++ {
+			w := units[j]
+			if w.Effect {
+				continue
+			}
+			if len(w.Via) <= len(u.Via) || fromScript(w.Via) {
+				break
+			}
+			if rank(w.Kind.Verb) > rank(u.Kind.Verb) {
+				k := w.Kind
+				if k.Why != "" {
+					k.Why = "runs `" + k.Cmd + "`, which " + k.Why
+				} else {
+					k.Why = "runs `" + k.Cmd + "`"
+				}
+				k.Cmd = u.Canon
+				u.Kind = Wider(u.Kind, k)
+			}
+		}
+	}
+}
+
+func fromScript(via []string) bool {
+	return len(via) > 0 && strings.HasPrefix(via[0], "script ")
 }

@@ -54,6 +54,9 @@ type Unit struct {
 	// must allow) and a shell re-reading a literal string (the clauses it
 	// runs are what entries must allow).
 	Screened bool
+	// Kind is what the unit does (docs/typed-entries.md#kinds): an entry
+	// allows it only from a list of that kind or a wider one.
+	Kind Kind
 }
 
 // ResolvePath follows symbolic links in every existing component of an
@@ -138,7 +141,7 @@ func Units(tool string, input map[string]any, env Env) []Unit {
 			return []Unit{{Canon: tool, Opaque: fmt.Sprintf("%s has no %s", tool, key)}}
 		}
 		f := env.path(p)
-		return []Unit{{Call: loops.Call{Kind: kind, Path: f}, Canon: kind + " " + env.canonPath(f)}}
+		return []Unit{{Call: loops.Call{Kind: kind, Path: f}, Canon: kind + " " + env.canonPath(f), Kind: fileKind(kind, env.canonPath(f))}}
 	}
 	search := func(dirKey, globKey string) []Unit {
 		dir := str(dirKey)
@@ -148,7 +151,7 @@ func Units(tool string, input map[string]any, env Env) []Unit {
 		f := env.path(dir)
 		g := str(globKey)
 		// Grep reads every file below its path; Glob lists names.
-		u := Unit{Call: loops.Call{Kind: loops.ToolRead, Path: f, Glob: g, Tree: tool == "Grep"}, Canon: "Read " + env.canonPath(f)}
+		u := Unit{Call: loops.Call{Kind: loops.ToolRead, Path: f, Glob: g, Tree: tool == "Grep"}, Canon: "Read " + env.canonPath(f), Kind: Kind{Verb: loops.Read}}
 		if g != "" {
 			u.Canon += " " + g
 		}
@@ -173,13 +176,13 @@ func Units(tool string, input map[string]any, env Env) []Unit {
 		return bashUnits(str("command"), env)
 	case tool == "WebFetch":
 		host, err := loops.URLHost(str("url"))
-		u := Unit{Call: loops.Call{Kind: loops.ToolWebFetch, Host: host}, Canon: "WebFetch " + host}
+		u := Unit{Call: loops.Call{Kind: loops.ToolWebFetch, Host: host}, Canon: "WebFetch " + host, Kind: Kind{Verb: loops.Read}}
 		if err != nil {
 			u.Canon, u.Opaque = "WebFetch "+str("url"), err.Error()
 		}
 		return []Unit{u}
 	case tool == "WebSearch":
-		return []Unit{{Call: loops.Call{Kind: loops.ToolWebSearch}, Canon: "WebSearch " + str("query")}}
+		return []Unit{{Call: loops.Call{Kind: loops.ToolWebSearch}, Canon: "WebSearch " + str("query"), Kind: Kind{Verb: loops.Read}}}
 	case strings.HasPrefix(tool, "mcp__"):
 		return []Unit{{Call: loops.Call{Kind: loops.ToolMCP, MCP: tool}, Canon: tool}}
 	}
@@ -251,7 +254,8 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 	if c.Opaque {
 		u.Opaque = c.Why
 	}
-	if g, ok := c.Git(); ok {
+	g, isGit := c.Git()
+	if isGit {
 		if g.Opaque && u.Opaque == "" {
 			u.Opaque = g.Why
 		}
@@ -277,6 +281,9 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 			env.path(c.Dir).Abs == filepath.ToSlash(env.Root))
 	}
 	u.Call.Cmd = cmd
+	if u.Opaque == "" {
+		u.Kind = clauseKind(c, g, env, 0)
+	}
 	u.Canon = canonical(cmd)
 	if c.Dir != "" {
 		u.Canon = "(in " + c.Dir + ") " + u.Canon
@@ -349,6 +356,7 @@ func effectUnits(c shell.Clause, env Env) []Unit {
 		}
 		f := env.path(p)
 		u.Call = loops.Call{Kind: kind, Path: f, Tree: e.Tree && kind == loops.ToolRead}
+		u.Kind = fileKind(kind, env.canonPath(f))
 		u.Canon = kind + " " + env.canonPath(f) + " (" + e.Kind + " by " + e.Via + ")"
 		if strings.HasPrefix(e.Via, "go -") {
 			// The go command's output files and profiles: inside the
@@ -393,6 +401,15 @@ func quoteArg(s string, glob bool) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// fileKind is the kind of a file unit: reading it reads, writing it
+// changes the work tree.
+func fileKind(tool, path string) Kind {
+	if tool == loops.ToolEdit {
+		return Kind{Verb: loops.Change, Cmd: "Edit " + path, Why: "writes " + path}
+	}
+	return Kind{Verb: loops.Read}
+}
+
 // shellString reports a shell run on a literal string (`bash -c 'git
 // status'`): the parser re-reads the string into clauses of their own.
 func shellString(c shell.Clause) bool {
@@ -428,7 +445,7 @@ func gitAdded(c shell.Clause, env Env) []Unit {
 		}
 		f := env.path(w.Text)
 		out = append(out, Unit{Effect: true, Via: c.Via, Call: loops.Call{Kind: loops.ToolRead, Path: f},
-			Canon: "Read " + env.canonPath(f) + " (staged by git add)"})
+			Canon: "Read " + env.canonPath(f) + " (staged by git add)", Kind: Kind{Verb: loops.Read}})
 	}
 	return out
 }

@@ -1,0 +1,526 @@
+package typed
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+)
+
+// The per-tool tables (docs/typed-entries.md#kinds). A subcommand a table
+// does not know is the widest kind its tool has, and so is an option
+// before the subcommand that the table does not know (its value could be
+// the word read as the subcommand).
+
+// readOnly are commands that only read and print; what they write through
+// a redirection or an option is a file effect of its own.
+var readOnly = sync.OnceValue(func() map[string]bool {
+	return set("ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "ag", "find", "fd", "tree", "pwd",
+		"cd", "echo", "printf", "which", "type", "file", "stat", "diff", "cmp", "sort", "uniq", "cut", "sed", "awk",
+		"tr", "nl", "comm", "column", "jq", "yq", "basename", "dirname", "realpath", "readlink", "date", "true",
+		"false", "test", "[", "less", "more", "du", "df", "whoami", "id", "uname", "hostname", "ps", "pushd",
+		"popd", "tac", "rev", "fold", "fmt", "expand", "unexpand", "paste", "join", "od", "hexdump", "xxd", "strings",
+		"sha256sum", "sha1sum", "md5sum", "shasum", "seq", "sleep", "yes", "exit", ":", "history", "man")
+})
+
+// toolTables are the tools whose subcommand says their kind.
+var toolTables = sync.OnceValue(func() map[string]*table {
+	m := map[string]*table{}
+	m["cargo"] = cargoTable()
+	for _, n := range []string{"pip", "pip3"} {
+		m[n] = pipTable()
+	}
+	m["uv"] = uvTable()
+	m["poetry"] = poetryTable()
+	m["twine"] = &table{widest: sd("may upload a package"), subs: map[string]sub{"check": rd, "upload": sd("uploads a package")}}
+	for _, n := range []string{"docker", "podman"} {
+		m[n] = dockerTable()
+	}
+	for _, n := range []string{"kubectl", "oc"} {
+		m[n] = kubectlTable()
+	}
+	m["helm"] = helmTable()
+	for _, n := range []string{"terraform", "tofu"} {
+		m[n] = terraformTable()
+	}
+	m["vercel"] = vercelTable()
+	m["netlify"] = colonTable("netlify", "deploys a site", []string{"status", "sites:list", "env:list", "env:get", "logs",
+		"logs:function", "logs:deploy", "functions:list", "help", "watch", "open", "open:site", "open:admin", "api"},
+		[]string{"dev", "build", "link", "unlink", "init", "functions:build", "functions:create", "functions:serve",
+			"serve", "login", "logout", "switch", "completion"})
+	m["firebase"] = colonTable("firebase", "changes a Firebase project", []string{"projects:list", "apps:list",
+		"functions:list", "hosting:channel:list", "login:list", "help", "target", "functions:log", "database:get",
+		"firestore:indexes", "apps:sdkconfig", "open"},
+		[]string{"emulators:start", "emulators:exec", "init", "use", "serve", "login", "logout", "setup:emulators:firestore",
+			"setup:emulators:database", "setup:emulators:storage", "setup:emulators:pubsub", "functions:shell", "experiments:list"})
+	m["heroku"] = colonTable("heroku", "changes a Heroku app", []string{"apps", "apps:info", "logs", "config:get", "ps",
+		"releases", "releases:info", "addons", "addons:info", "domains", "pg:info", "status", "whoami", "auth:whoami",
+		"help", "plugins", "regions", "stack", "features", "spaces", "pipelines", "pipelines:info"},
+		[]string{"git:remote", "git:clone", "login", "logout", "local", "local:start", "local:run", "plugins:install",
+			"plugins:uninstall", "update", "autocomplete"})
+	for _, n := range []string{"fly", "flyctl"} {
+		m[n] = flyTable()
+	}
+	for _, n := range []string{"semantic-release", "release-it", "np", "gh-pages"} {
+		m[n] = &table{widest: sd("publishes a release")}
+	}
+	m["changeset"] = &table{widest: sd("may publish packages"), subs: map[string]sub{"": ch("writes a changeset"),
+		"add": ch("writes a changeset"), "status": rd, "version": ch("bumps versions"), "publish": sd("publishes packages"),
+		"tag": ch("tags a release"), "pre": ch("changes the release mode"), "init": ch("sets up changesets")}}
+	m["lerna"] = &table{widest: sd("may publish packages"), subs: map[string]sub{"list": rd, "ls": rd, "ll": rd, "la": rd,
+		"changed": rd, "diff": rd, "info": rd, "bootstrap": ch("installs dependencies"), "clean": ch("removes node_modules"),
+		"create": ch("creates a package"), "add": ch("adds a dependency"), "link": ch("links packages"),
+		"publish": sd("publishes packages"), "version": sd("bumps versions, tags and pushes")}}
+	return m
+})
+
+// toolFuncs are tools whose grammar a table cannot hold.
+var toolFuncs = sync.OnceValue(func() map[string]func(string, []string) Kind {
+	return map[string]func(string, []string) Kind{"gh": ghKind, "aws": awsKind, "gcloud": cloudKind(gcloudGroups()),
+		"az": cloudKind(azGroups()), "gsutil": gsutilKind, "curl": curlKind, "wget": wgetKind}
+})
+
+func cargoTable() *table {
+	s := map[string]sub{}
+	rows(s, rd, "tree", "metadata", "search", "info", "version", "locate-project", "pkgid", "read-manifest",
+		"verify-project", "help", "fetch", "report")
+	rows(s, ch("builds and runs the project's code"), "build", "b", "check", "c", "test", "t", "bench", "run", "r", "doc",
+		"d", "clippy", "fmt", "fix", "clean", "update", "add", "remove", "rm", "generate-lockfile", "vendor", "new",
+		"init", "install", "uninstall", "nextest", "llvm-cov", "tarpaulin", "watch", "expand", "udeps", "deny", "audit",
+		"outdated", "machete", "miri", "insta", "make", "package")
+	rows(s, sd("publishes a crate"), "publish")
+	rows(s, sd("changes a crate on the registry"), "yank", "owner", "login", "logout")
+	return &table{widest: sd("may publish a crate"), subs: s,
+		values: set("--manifest-path", "--config", "-Z", "--color", "-C"), flags: set("-v", "-vv", "-q", "--verbose",
+			"--quiet", "--frozen", "--locked", "--offline", "--version", "-V", "--list", "--help", "-h"),
+		optKinds: map[string]map[string]sub{}}
+}
+
+func pipTable() *table {
+	s := map[string]sub{}
+	rows(s, rd, "list", "show", "freeze", "check", "search", "index", "debug", "hash", "inspect", "help", "config list",
+		"config get", "config debug", "cache list", "cache info", "cache dir")
+	rows(s, ch("installs into the environment"), "install", "uninstall", "download", "wheel", "config", "cache", "lock")
+	return &table{widest: ch("changes the environment"), subs: s, groups: map[string]sub{"config": ch("changes pip's configuration"),
+		"cache": ch("changes pip's cache")}, values: set("--python", "--log", "--proxy", "--cache-dir", "-r", "--timeout"),
+		flags: set("-v", "-q", "--verbose", "--quiet", "--isolated", "--no-cache-dir", "--disable-pip-version-check",
+			"--no-input", "--require-virtualenv", "--no-color", "--version", "-V")}
+}
+
+func uvTable() *table {
+	s := map[string]sub{}
+	rows(s, rd, "tree", "version", "help", "pip list", "pip show", "pip freeze", "pip check", "pip tree", "python list",
+		"python find", "python dir", "tool list", "tool dir", "cache dir", "self version")
+	rows(s, ch("changes the project's environment"), "sync", "lock", "add", "remove", "run", "venv", "init", "build",
+		"export", "format", "pip", "python", "tool", "cache", "self")
+	rows(s, sd("publishes a package"), "publish")
+	return &table{widest: sd("may publish a package"), subs: s,
+		groups: map[string]sub{"pip": ch("changes the environment"), "python": ch("installs a Python"),
+			"tool": ch("installs a tool"), "cache": ch("changes uv's cache"), "self": ch("updates uv")},
+		values: set("--directory", "--project", "--config-file", "--cache-dir", "--color", "--python", "-p"),
+		flags: set("-q", "-v", "--quiet", "--verbose", "--offline", "--no-cache", "--native-tls", "--no-progress",
+			"--frozen", "--locked", "--version", "-V")}
+}
+
+func poetryTable() *table {
+	s := map[string]sub{}
+	rows(s, rd, "show", "check", "search", "about", "help", "list", "env info", "env list", "config", "version")
+	rows(s, ch("changes the project's environment"), "install", "add", "remove", "update", "lock", "run", "build", "init",
+		"new", "shell", "env", "self", "source", "export", "sync")
+	rows(s, sd("publishes a package"), "publish")
+	t := &table{widest: sd("may publish a package"), subs: s, groups: map[string]sub{"env": ch("changes the environment")},
+		values: set("-C", "--directory", "-P", "--project"), flags: set("-q", "-v", "-vv", "--quiet", "--verbose",
+			"--no-interaction", "-n", "--no-ansi", "--ansi", "--no-plugins", "--no-cache", "--version", "-V")}
+	// `poetry version 1.2.0` bumps the version; `poetry config k v` sets.
+	t.optKinds = map[string]map[string]sub{}
+	return t
+}
+
+func dockerTable() *table {
+	s := map[string]sub{}
+	rows(s, rd, "ps", "images", "inspect", "logs", "version", "info", "stats", "top", "diff", "port", "search", "history",
+		"events", "image ls", "image list", "image inspect", "image history", "container ls", "container list",
+		"container inspect", "container logs", "container top", "container port", "container diff", "container stats",
+		"network ls", "network list", "network inspect", "volume ls", "volume list", "volume inspect", "system df",
+		"system info", "system events", "compose ps", "compose logs", "compose config", "compose ls", "compose images",
+		"compose top", "compose version", "compose port", "buildx ls", "buildx inspect", "buildx du", "context ls",
+		"context list", "context show", "context inspect", "manifest inspect", "help")
+	rows(s, ch("changes local containers or images"), "build", "run", "create", "start", "stop", "restart", "kill",
+		"rm", "rmi", "exec", "cp", "pull", "tag", "commit", "load", "save", "import", "export", "pause", "unpause",
+		"wait", "attach", "rename", "update", "init", "scout")
+	rows(s, sd("sends an image to a registry"), "push", "image push", "manifest push", "compose push")
+	rows(s, sd("changes registry credentials"), "login", "logout")
+	t := &table{widest: sd("may push images or change a cluster"), subs: s,
+		groups: map[string]sub{"image": ch("changes local images"), "container": ch("changes local containers"),
+			"network": ch("changes local networks"), "volume": ch("changes local volumes"),
+			"system": ch("changes the local daemon"), "compose": ch("changes local containers"),
+			"buildx": ch("builds images"), "context": ch("changes the docker context"), "builder": ch("changes builders"),
+			"manifest": ch("changes manifests")},
+		values: set("--config", "-c", "--context", "-H", "--host", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"),
+		flags:  set("-D", "--debug", "--tls", "--tlsverify", "-v", "--version")}
+	push := map[string]sub{"--push": sd("pushes the image it builds"), "--output": sd("may push the image it builds"),
+		"-o": sd("may push the image it builds")}
+	t.optKinds = map[string]map[string]sub{"build": push, "buildx": push, "image": push}
+	return t
+}
+
+func kubectlTable() *table {
+	s := map[string]sub{}
+	rows(s, rd, "get", "describe", "logs", "explain", "api-resources", "api-versions", "version", "cluster-info", "top",
+		"diff", "events", "wait", "completion", "help", "config view", "config get-contexts", "config current-context",
+		"config get-clusters", "config get-users", "auth can-i", "auth whoami", "rollout status", "rollout history",
+		"kustomize", "options", "plugin")
+	rows(s, ch("changes the local kubeconfig"), "config", "port-forward", "proxy")
+	rows(s, sd("changes the cluster"), "apply", "create", "delete", "edit", "patch", "replace", "scale", "set", "label",
+		"annotate", "expose", "run", "exec", "attach", "cp", "drain", "cordon", "uncordon", "taint", "autoscale",
+		"certificate", "rollout", "debug")
+	return &table{widest: sd("may change the cluster"), subs: s,
+		groups: map[string]sub{"config": ch("changes the local kubeconfig"), "rollout": sd("changes a rollout"),
+			"auth": sd("changes access"), "certificate": sd("approves certificates")},
+		values: set("-n", "--namespace", "--context", "--cluster", "--kubeconfig", "-s", "--server", "--user", "--token",
+			"--as", "--as-group", "-v", "--request-timeout", "--certificate-authority", "--client-certificate", "--client-key"),
+		flags: set("-A", "--all-namespaces", "--insecure-skip-tls-verify")}
+}
+
+func helmTable() *table {
+	s := map[string]sub{}
+	rows(s, rd, "list", "ls", "status", "get", "history", "show", "inspect", "search", "template", "lint", "version",
+		"env", "verify", "help", "repo list", "dependency list", "dep list", "plugin list", "completion")
+	rows(s, ch("changes local charts"), "repo", "dependency", "dep", "pull", "fetch", "package", "plugin", "create")
+	rows(s, sd("changes a release on the cluster"), "install", "upgrade", "uninstall", "delete", "rollback", "test")
+	rows(s, sd("pushes a chart"), "push", "registry")
+	return &table{widest: sd("may change the cluster"), subs: s,
+		groups: map[string]sub{"repo": ch("changes local chart repositories"), "dependency": ch("changes chart dependencies"),
+			"dep": ch("changes chart dependencies"), "plugin": ch("installs a plugin"), "registry": sd("logs in to a registry")},
+		values: set("-n", "--namespace", "--kube-context", "--kubeconfig", "--registry-config", "--repository-config"),
+		flags:  set("--debug", "-A", "--all-namespaces")}
+}
+
+func terraformTable() *table {
+	s := map[string]sub{}
+	rows(s, rd, "plan", "show", "output", "validate", "graph", "providers", "version", "console", "state list",
+		"state show", "state pull", "workspace list", "workspace show", "help", "-version", "-help")
+	rows(s, ch("changes the local working directory"), "init", "get", "fmt", "workspace", "providers lock",
+		"providers mirror", "test", "modules")
+	rows(s, sd("changes real infrastructure or its state"), "apply", "destroy", "import", "taint", "untaint", "refresh",
+		"force-unlock", "login", "logout", "state")
+	t := &table{widest: sd("may change real infrastructure"), subs: s,
+		groups: map[string]sub{"state": sd("changes the infrastructure's state"), "workspace": ch("changes workspaces"),
+			"providers": rd},
+		values: set("-chdir"), flags: set("-version", "-help", "-v")}
+	t.optKinds = map[string]map[string]sub{"plan": {"-out": ch("writes a plan file")}}
+	return t
+}
+
+func vercelTable() *table {
+	s := map[string]sub{}
+	rows(s, rd, "ls", "list", "inspect", "logs", "whoami", "help", "env ls", "domains ls", "dns ls", "project ls",
+		"projects ls", "certs ls", "teams ls", "alias ls", "secrets ls", "--version", "-v")
+	rows(s, ch("changes the local project"), "pull", "link", "dev", "build", "login", "logout", "switch", "init")
+	rows(s, sd("deploys"), "", "deploy", "--prod", "promote", "rollback", "redeploy", "remove", "rm", "alias", "domains",
+		"dns", "certs", "secrets", "env", "project", "projects", "teams", "integration")
+	return &table{widest: sd("deploys: a path or an unknown word deploys"), subs: s,
+		groups: map[string]sub{"env": sd("changes environment variables"), "domains": sd("changes domains"),
+			"dns": sd("changes DNS"), "project": sd("changes projects"), "projects": sd("changes projects"),
+			"certs": sd("changes certificates"), "teams": sd("changes teams"), "alias": sd("changes aliases"),
+			"secrets": sd("changes secrets")},
+		values: set("--token", "-t", "--scope", "-S", "--cwd", "-A", "--local-config", "-Q", "--global-config"),
+		flags:  set("--debug", "-d", "--yes", "-y")}
+}
+
+func flyTable() *table {
+	s := map[string]sub{}
+	rows(s, rd, "status", "logs", "releases", "info", "version", "doctor", "help", "apps list", "ips list",
+		"secrets list", "config show", "config display", "machine list", "machine status", "machines list",
+		"volumes list", "auth whoami", "platform", "regions list", "scale show", "checks list", "dashboard")
+	rows(s, ch("changes the local fly configuration"), "config", "auth", "launch")
+	rows(s, sd("changes a Fly app"), "deploy", "scale", "secrets", "apps", "machine", "machines", "ssh", "volumes",
+		"ips", "proxy", "console", "restart", "destroy", "postgres", "redis", "certs")
+	return &table{widest: sd("may change a Fly app"), subs: s,
+		groups: map[string]sub{"config": ch("changes fly.toml"), "auth": ch("changes credentials"), "apps": sd("changes apps"),
+			"secrets": sd("changes secrets"), "machine": sd("changes machines"), "machines": sd("changes machines"),
+			"volumes": sd("changes volumes"), "ips": sd("changes IP addresses"), "scale": sd("scales the app"),
+			"regions": sd("changes regions"), "checks": sd("changes checks")},
+		values: set("-a", "--app", "-c", "--config", "-t", "--access-token"), flags: set("--verbose", "--debug")}
+}
+
+// colonTable is a CLI whose commands are words joined by colons
+// (`sites:list`): the reads and local changes are listed, everything else
+// sends.
+func colonTable(tool, sends string, reads, changes []string) *table {
+	s := map[string]sub{}
+	rows(s, rd, reads...)
+	rows(s, ch("changes the local "+tool+" setup"), changes...)
+	rows(s, rd, "--version", "-v", "version")
+	return &table{widest: sd(sends), subs: s, flags: set("--debug", "--json", "--non-interactive")}
+}
+
+// ghReads are gh verbs that only read from GitHub; ghLocal write only
+// here (a checkout, a clone, a download).
+var (
+	ghReads = sync.OnceValue(func() map[string]bool {
+		return set("view", "list", "ls", "status", "diff", "checks", "watch", "browse", "search", "verify", "token",
+			"get", "logs", "show")
+	})
+	ghLocal = sync.OnceValue(func() map[string]bool {
+		return set("checkout", "co", "clone", "download", "set-default", "setup-git", "login", "logout", "refresh",
+			"switch", "install", "upgrade", "remove", "exec", "set")
+	})
+)
+
+// ghKind classifies a gh command: `gh api` by its method and body, other
+// commands by their verb (`gh pr view` reads, `gh pr checkout` changes the
+// work tree, `gh pr merge` sends).
+func ghKind(name string, args []string) Kind {
+	words, rest, ok := positional(args, 2, nil, set("--help", "--version"))
+	if !ok || len(words) == 0 {
+		return Kind{Verb: loops.Send, Cmd: name, Why: "may change anything on GitHub"}
+	}
+	cmd := name + " " + strings.Join(words, " ")
+	switch words[0] {
+	case "api":
+		return ghAPIKind(args)
+	case "status", "browse", "search", "version", "help", "completion":
+		return Kind{Verb: loops.Read, Cmd: name + " " + words[0]}
+	case "label", "gist", "repo", "alias", "config", "auth", "extension", "ext", "secret", "variable", "cache",
+		"pr", "issue", "run", "workflow", "release", "project", "ruleset", "codespace", "cs", "org", "ssh-key",
+		"gpg-key", "attestation":
+	default:
+		return Kind{Verb: loops.Send, Cmd: cmd, Why: "is not a gh command the gate knows, so it may change anything on GitHub"}
+	}
+	if len(words) < 2 {
+		return Kind{Verb: loops.Read, Cmd: cmd}
+	}
+	v := words[1]
+	switch {
+	case words[0] == "label" && v == "clone", words[0] == "repo" && v == "sync" && len(rest) > 0,
+		words[0] == "codespace" || words[0] == "cs":
+		if ghReads()[v] {
+			return Kind{Verb: loops.Read, Cmd: cmd}
+		}
+		return Kind{Verb: loops.Send, Cmd: cmd, Why: "changes state on GitHub"}
+	case ghReads()[v]:
+		return Kind{Verb: loops.Read, Cmd: cmd}
+	case ghLocal()[v] && words[0] != "secret" && words[0] != "variable":
+		return Kind{Verb: loops.Change, Cmd: cmd, Why: "changes this machine's files or settings"}
+	case words[0] == "pr" && v == "merge":
+		return Kind{Verb: loops.Send, Cmd: cmd, Why: "merges a pull request"}
+	}
+	return Kind{Verb: loops.Send, Cmd: cmd, Why: "changes state on GitHub"}
+}
+
+// ghAPIKind: a request with no body and the GET (or HEAD) method reads; a
+// GraphQL query reads unless it is a mutation or reads a file the gate
+// does not; anything else sends.
+func ghAPIKind(args []string) Kind {
+	method, endpoint, query := "", "", ""
+	fields, files := 0, false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		val := func() string {
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return ""
+		}
+		field := ""
+		switch {
+		case a == "-X" || a == "--method":
+			method = strings.ToUpper(val())
+		case strings.HasPrefix(a, "--method="):
+			method = strings.ToUpper(a[len("--method="):])
+		case strings.HasPrefix(a, "-X"):
+			method = strings.ToUpper(a[2:])
+		case a == "-f" || a == "-F" || a == "--field" || a == "--raw-field":
+			field = val()
+		case strings.HasPrefix(a, "--field=") || strings.HasPrefix(a, "--raw-field="):
+			_, field, _ = strings.Cut(a, "=")
+		case strings.HasPrefix(a, "-f") || strings.HasPrefix(a, "-F"):
+			field = a[2:]
+		case a == "--input" || strings.HasPrefix(a, "--input="):
+			files = true
+		case a == "-H" || a == "--header" || a == "-q" || a == "--jq" || a == "-t" || a == "--template" ||
+			a == "--hostname" || a == "--cache" || a == "-p" || a == "--preview":
+			val()
+		case strings.HasPrefix(a, "-"):
+		case endpoint == "":
+			endpoint = a
+		}
+		if field != "" || a == "-f" || a == "-F" || a == "--field" || a == "--raw-field" {
+			fields++
+			k, v, _ := strings.Cut(field, "=")
+			files = files || strings.HasPrefix(v, "@")
+			if k == "query" {
+				query += v
+			}
+		}
+	}
+	k := Kind{Cmd: "gh api", Verb: loops.Read}
+	switch {
+	case endpoint == "graphql":
+		if files || method != "" && method != "POST" || strings.TrimSpace(query) == "" || strings.Contains(query, "mutation") {
+			k.Verb, k.Why = loops.Send, "sends a GraphQL mutation, or a request the gate cannot read"
+		}
+	case method == "GET" || method == "HEAD" || method == "" && fields == 0 && !files:
+	default:
+		if method == "" {
+			method = "POST"
+		}
+		k.Verb, k.Why = loops.Send, "sends a "+method+" request"
+		if strings.HasSuffix(endpoint, "/merge") {
+			k.Why = "merges a pull request"
+		}
+	}
+	return k
+}
+
+// awsKind reads `aws <service> <operation>`: describe-, list-, get- and
+// head- operations read; `s3 ls` reads and `s3 cp` to a local path
+// changes; everything else sends.
+func awsKind(name string, args []string) Kind {
+	words, _, ok := positional(args, 8, set("--profile", "--region", "--output", "--endpoint-url", "--query",
+		"--cli-read-timeout", "--cli-connect-timeout", "--color", "--ca-bundle"), set("--debug", "--no-verify-ssl",
+		"--no-paginate", "--no-sign-request", "--no-cli-pager", "--version"))
+	if !ok || len(words) < 2 {
+		if ok && len(words) == 0 {
+			return Kind{Verb: loops.Read, Cmd: name}
+		}
+		return Kind{Verb: loops.Send, Cmd: name, Why: "may change cloud resources"}
+	}
+	svc, op := words[0], words[1]
+	k := Kind{Cmd: name + " " + svc + " " + op}
+	switch {
+	case op == "help" || svc == "help" || svc == "configure" && (op == "list" || op == "get"):
+		k.Verb = loops.Read
+	case svc == "configure":
+		k.Verb, k.Why = loops.Change, "changes the local AWS configuration"
+	case svc == "s3" && (op == "ls" || op == "presign"):
+		k.Verb = loops.Read
+	case svc == "s3" && (op == "cp" || op == "mv" || op == "sync"):
+		if last := words[len(words)-1]; len(words) >= 4 && !strings.HasPrefix(last, "s3://") && op != "mv" {
+			k.Verb, k.Why = loops.Change, "downloads from S3"
+		} else {
+			k.Verb, k.Why = loops.Send, "writes to S3"
+		}
+	case strings.HasPrefix(op, "describe-") || strings.HasPrefix(op, "list-") || strings.HasPrefix(op, "get-") ||
+		strings.HasPrefix(op, "head-") || strings.HasPrefix(op, "batch-get-") || op == "wait" ||
+		svc == "dynamodb" && (op == "scan" || op == "query"):
+		k.Verb = loops.Read
+	default:
+		k.Verb, k.Why = loops.Send, "changes cloud resources"
+	}
+	return k
+}
+
+// cloudKind reads gcloud and az: the command is groups the table knows,
+// then a verb; only a read verb right after known groups reads, so an
+// unknown verb (which could be followed by a resource named `list`) sends.
+func cloudKind(groups map[string]bool) func(string, []string) Kind {
+	reads := set("list", "describe", "show", "info", "version", "help", "read", "get-value", "get-iam-policy",
+		"print-access-token", "print-identity-token", "tail", "logs", "get", "exists", "list-locations")
+	return func(name string, args []string) Kind {
+		words, _, ok := positional(args, 8, set("--project", "--account", "--configuration", "--format", "--region",
+			"--zone", "--verbosity", "-o", "--output", "--subscription", "--query", "-g", "--resource-group"),
+			set("--quiet", "-q", "--verbose", "--debug", "--only-show-errors", "--help", "-h"))
+		if !ok || len(words) == 0 {
+			return Kind{Verb: loops.Send, Cmd: name, Why: "may change cloud resources"}
+		}
+		for i, w := range words {
+			if groups[w] {
+				continue
+			}
+			cmd := name + " " + strings.Join(words[:i+1], " ")
+			if reads[w] {
+				return Kind{Verb: loops.Read, Cmd: cmd}
+			}
+			return Kind{Verb: loops.Send, Cmd: cmd, Why: "changes cloud resources"}
+		}
+		return Kind{Verb: loops.Read, Cmd: name + " " + strings.Join(words, " ")}
+	}
+}
+
+var gcloudGroups = sync.OnceValue(func() map[string]bool {
+	return set("alpha", "beta", "compute", "instances", "container", "clusters", "node-pools", "projects", "config",
+		"configurations", "auth", "run", "services", "revisions", "jobs", "functions", "storage", "buckets", "objects",
+		"sql", "databases", "iam", "service-accounts", "roles", "logging", "logs", "pubsub", "topics", "subscriptions",
+		"artifacts", "repositories", "packages", "docker", "images", "tags", "app", "versions", "secrets", "dns",
+		"managed-zones", "record-sets", "networks", "firewall-rules", "kms", "keys", "keyrings", "organizations",
+		"billing", "accounts", "components", "zones", "regions", "operations", "disks", "snapshots", "builds",
+		"triggers", "scheduler", "tasks", "queues", "monitoring", "policies", "endpoints", "api-gateway", "firestore",
+		"spanner", "redis", "memcache", "dataproc", "dataflow", "composer", "environments", "ai", "models")
+})
+
+var azGroups = sync.OnceValue(func() map[string]bool {
+	return set("group", "vm", "aks", "nodepool", "webapp", "config", "appsettings", "storage", "account", "blob",
+		"container", "keyvault", "secret", "key", "acr", "repository", "network", "vnet", "subnet", "nsg", "rule",
+		"functionapp", "monitor", "resource", "role", "assignment", "definition", "ad", "sp", "app", "user", "sql",
+		"server", "db", "cosmosdb", "extension", "deployment", "sub", "containerapp", "revision", "logs", "log-analytics",
+		"workspace", "identity", "policy", "staticwebapp", "apim", "redis", "postgres", "mysql", "flexible-server",
+		"devops", "pipelines", "repos", "boards", "bicep", "image", "disk", "snapshot", "lock", "tag", "provider")
+})
+
+// gsutilKind: ls, cat, du, stat and hash read; cp to a local path
+// changes; everything else writes to Cloud Storage.
+func gsutilKind(name string, args []string) Kind {
+	words, _, ok := positional(args, 8, set("-o", "-h", "-p", "-u"), set("-m", "-q", "-D", "-d"))
+	if !ok || len(words) == 0 {
+		return Kind{Verb: loops.Send, Cmd: name, Why: "may write to Cloud Storage"}
+	}
+	k := Kind{Cmd: name + " " + words[0]}
+	switch words[0] {
+	case "ls", "cat", "du", "stat", "hash", "version", "help":
+		k.Verb = loops.Read
+	case "cp", "rsync":
+		if last := words[len(words)-1]; len(words) >= 3 && !strings.HasPrefix(last, "gs://") {
+			k.Verb, k.Why = loops.Change, "downloads from Cloud Storage"
+		} else {
+			k.Verb, k.Why = loops.Send, "writes to Cloud Storage"
+		}
+	default:
+		k.Verb, k.Why = loops.Send, "changes Cloud Storage"
+	}
+	return k
+}
+
+// curlKind: a request with a body, an upload or a method other than GET
+// or HEAD sends; anything else is a GET, which reads (what it saves with
+// -o is a file effect of its own).
+func curlKind(name string, args []string) Kind {
+	for i, a := range args {
+		name, val, _ := strings.Cut(a, "=")
+		switch {
+		case name == "-X" || name == "--request":
+			if i+1 < len(args) && val == "" {
+				val = args[i+1]
+			}
+			if m := strings.ToUpper(val); m != "GET" && m != "HEAD" {
+				return Kind{Verb: loops.Send, Cmd: "curl", Why: "sends a " + m + " request"}
+			}
+		case strings.HasPrefix(a, "-X") && len(a) > 2:
+			if m := strings.ToUpper(a[2:]); m != "GET" && m != "HEAD" {
+				return Kind{Verb: loops.Send, Cmd: "curl", Why: "sends a " + m + " request"}
+			}
+		case strings.HasPrefix(name, "--data") || name == "--json" || name == "--form" || strings.HasPrefix(name, "--form-") ||
+			name == "--upload-file" || name == "-T" || name == "-F" || name == "-d" ||
+			strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "-F") || strings.HasPrefix(a, "-T"):
+			return Kind{Verb: loops.Send, Cmd: "curl", Why: "sends data"}
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], "dFTX"):
+			// a cluster such as -sd or -sX
+			return Kind{Verb: loops.Send, Cmd: "curl", Why: "may send data"}
+		}
+	}
+	return Kind{Verb: loops.Read, Cmd: "curl"}
+}
+
+// wgetKind: a POST or another method sends; a download reads.
+func wgetKind(name string, args []string) Kind {
+	for _, a := range args {
+		n, _, _ := strings.Cut(a, "=")
+		switch n {
+		case "--post-data", "--post-file", "--method", "--body-data", "--body-file":
+			return Kind{Verb: loops.Send, Cmd: "wget", Why: "sends data"}
+		}
+	}
+	return Kind{Verb: loops.Read, Cmd: "wget"}
+}
