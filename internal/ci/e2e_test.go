@@ -555,7 +555,7 @@ func TestPrePushHook(t *testing.T) {
 	f.git("remote", "add", "origin", remote)
 	f.git("push", "-q", "origin", "main")
 	f.git("remote", "set-head", "origin", "main")
-	f.gw(0, "install", "--pre-push")
+	f.gw(0, "install", "--pre-push", "--default-loop", "child")
 	hook := filepath.Join(f.repo, ".git", "hooks", "pre-push")
 	if b, err := os.ReadFile(hook); err != nil || !strings.Contains(string(b), "gitwarrant hook pre-push") {
 		t.Fatalf("no pre-push hook: %v", err)
