@@ -218,7 +218,11 @@ func RoutePrompt(env Env, o Options, data []byte, readErr error) PromptAnswer {
 	now := env.now()
 	ListPins(place, now) // prunes expired pins; a failure costs nothing here
 	old, had, oldErr := ReadPin(place, pl.SessionID, now)
-	ls, errs := env.Loops.LoadDir(place.Project.LoopsDir())
+	lc := env.Loops
+	if lc == nil {
+		lc = loops.NewCache() // parses a parent every loop extends once, not once per child
+	}
+	ls, errs := lc.LoadDir(place.Project.LoopsDir())
 	var pin *SessionPin
 	var moved bool
 	var note string

@@ -165,6 +165,9 @@ func (t *task) score(l *loops.Loop) Candidate {
 		c.Why = append(c.Why, "name: "+l.Name)
 	}
 	for _, tr := range l.Triggers {
+		if tr.From != "" {
+			continue // inherited: a baseline's words say nothing about which job this is (docs/sessions.md)
+		}
 		if t.related(tr.Text) {
 			c.Score += TriggerWeight
 			c.Why = append(c.Why, "trigger: "+strings.Join(strings.Fields(tr.Text), " "))
@@ -183,8 +186,8 @@ func (t *task) incidental(l *loops.Loop, c *Candidate) {
 	var shared []int
 	for _, list := range loops.Lists {
 		for _, it := range l.Warrant.List(list) {
-			if loops.LooksTyped(it.Text) {
-				continue // a typed entry names tool calls, not the task (docs/typed-entries.md)
+			if loops.LooksTyped(it.Text) || it.From != "" {
+				continue // a typed entry names tool calls, not the task (docs/typed-entries.md); an inherited one, the baseline
 			}
 			if ok, idx := t.match(it.Text); ok {
 				hits = append(hits, strings.Join(strings.Fields(it.Text), " "))
