@@ -261,11 +261,21 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 		if d := shell.FetchDestinations(g, env.gitConfig()); len(d) > 0 && u.Opaque == "" {
 			u.Opaque = "git " + g.Sub + " writes the local ref " + d[0].Dst + ", as update-ref does"
 		}
-		alt := []loops.Arg{{Text: "git"}}
-		for _, t := range g.Spellings() {
-			alt = append(alt, loops.Arg{Text: t})
+		if !g.Opaque {
+			cmd.Spelt = []loops.Arg{{Text: "git", Role: 'w'}}
+			for _, t := range g.Spellings() {
+				cmd.Spelt = append(cmd.Spelt, loops.Arg{Text: t.Text, Role: t.Role})
+			}
+			if f := attachedSplit(cmd.Argv, g.Sub); f != nil {
+				cmd.Forms = append(cmd.Forms, f)
+			}
+		} else {
+			alt := []loops.Arg{{Text: "git"}}
+			for _, t := range g.Spellings() {
+				alt = append(alt, loops.Arg{Text: t.Text})
+			}
+			cmd.Alts = append(cmd.Alts, alt)
 		}
-		cmd.Alts = append(cmd.Alts, alt)
 	}
 	if len(cmd.Argv) == 0 && u.Opaque == "" {
 		u.Opaque = "no command (only assignments or redirections)"
@@ -282,6 +292,46 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 		u.Canon = "(in " + c.Dir + ") " + u.Canon
 	}
 	return u
+}
+
+// attachedSplit spells a git command's short options written with their
+// value attached apart (`git checkout -bfeature` as `git checkout -b
+// feature`), as allow entries name them; nil when none is so written.
+// Only the words after the subcommand are looked at.
+func attachedSplit(argv []loops.Arg, sub string) []loops.Arg {
+	first, _, _ := strings.Cut(sub, " ")
+	at := -1
+	for i := 1; i < len(argv); i++ {
+		if argv[i].Text == first {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	var out []loops.Arg
+	for i, a := range argv {
+		if i > at && a.Text != "--" {
+			if opt, val, ok := shell.SplitAttached(sub, a.Text); ok {
+				if out == nil {
+					out = append([]loops.Arg{}, argv[:i]...)
+				}
+				out = append(out, loops.Arg{Text: opt}, loops.Arg{Text: val})
+				continue
+			}
+		}
+		if a.Text == "--" && i > at {
+			if out != nil {
+				out = append(out, argv[i:]...)
+			}
+			return out
+		}
+		if out != nil {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // pushOf turns the parser's reading of a push into plain values, with HEAD
