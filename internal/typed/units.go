@@ -8,6 +8,7 @@ package typed
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -197,10 +198,11 @@ func bashUnits(cmd string, env Env) []Unit {
 	var out []Unit
 	for _, c := range s.Clauses {
 		u := clauseUnit(c, env)
-		u.Screened = !reparsed(c.Via) || shellString(c)
+		own := reparsed(c.Via) || findRun(c)
+		u.Screened = !own || shellString(c)
 		out = append(out, u)
 		for _, e := range effectUnits(c, env) {
-			e.Screened = e.Screened || !reparsed(c.Via)
+			e.Screened = e.Screened || !own
 			out = append(out, e)
 		}
 	}
@@ -277,6 +279,9 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 			cmd.Alts = append(cmd.Alts, alt)
 		}
 	}
+	if f := findReading(cmd.Argv); f != nil {
+		cmd.Forms = append(cmd.Forms, f)
+	}
 	if len(cmd.Argv) == 0 && u.Opaque == "" {
 		u.Opaque = "no command (only assignments or redirections)"
 	}
@@ -292,6 +297,47 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 		u.Canon = "(in " + c.Dir + ") " + u.Canon
 	}
 	return u
+}
+
+// findRun reports a clause find -exec runs that only reads the paths find
+// gives it: an entry must allow it as written, as if it stood alone.
+func findRun(c shell.Clause) bool {
+	if c.Opaque || len(c.Via) != 1 || !strings.HasPrefix(c.Via[0], "find -") || len(c.Argv) == 0 {
+		return false
+	}
+	return shell.ReadsOnly(c.Argv[0].Text)
+}
+
+// findReading spells a find command whose every -exec (-execdir, -ok,
+// -okdir) runs a command that only reads the paths it finds (`find .
+// -name '*.go' -exec cat {} +`) without them: what it runs is a clause of
+// its own, which an entry must allow too (docs/typed-entries.md#commands);
+// nil for any other command.
+func findReading(argv []loops.Arg) []loops.Arg {
+	if len(argv) < 3 || path.Base(argv[0].Text) != "find" {
+		return nil
+	}
+	var out []loops.Arg
+	cut := false
+	for i := 0; i < len(argv); i++ {
+		switch argv[i].Text {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			if i+1 >= len(argv) || !shell.ReadsOnly(argv[i+1].Text) {
+				return nil
+			}
+			j := i + 1
+			for j < len(argv) && argv[j].Text != ";" && !(argv[j].Text == "+" && strings.Contains(argv[j-1].Text, "{}")) {
+				j++
+			}
+			i, cut = j, true
+			continue
+		}
+		out = append(out, argv[i])
+	}
+	if !cut {
+		return nil
+	}
+	return out
 }
 
 // attachedSplit spells a git command's short options written with their
