@@ -26,6 +26,25 @@ func (c Clause) Data() []bool {
 		}
 	}
 	switch c.Name() {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash":
+		// the string of -c is code, read as clauses of its own: the
+		// shell's own words are the shell and its options
+		for i := 1; i < len(texts); i++ {
+			t := texts[i]
+			if !strings.HasPrefix(t, "-") || strings.HasPrefix(t, "--") {
+				break
+			}
+			if strings.Contains(t[1:], "c") && i+1 < len(texts) && c.Argv[i+1].Literal {
+				mark(i + 1)
+				break
+			}
+		}
+	case "eval":
+		for i := 1; i < len(texts); i++ {
+			if c.Argv[i].Literal {
+				mark(i)
+			}
+		}
 	case "echo", "printf":
 		for i := 1; i < len(texts); i++ {
 			mark(i)
