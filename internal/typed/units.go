@@ -446,6 +446,17 @@ func effectUnits(c shell.Clause, env Env) []Unit {
 		f := env.path(p)
 		u.Call = loops.Call{Kind: kind, Path: f, Tree: e.Tree && kind == loops.ToolRead}
 		u.Canon = kind + " " + env.canonPath(f) + " (" + e.Kind + " by " + e.Via + ")"
+		if e.Via == "mkdir" {
+			// A new empty directory changes no file: inside the
+			// repository the clause's entry covers it (ask and never
+			// entries and self-protection still screen it); outside,
+			// a person decides (docs/typed-entries.md#commands).
+			if _, inside := f.Rel(); inside {
+				u.Screened = true
+			} else {
+				u.Opaque = "mkdir creates a directory outside the repository"
+			}
+		}
 		if strings.HasPrefix(e.Via, "go -") {
 			// The go command's output files and profiles: inside the
 			// repository they are the build's own output, which the
