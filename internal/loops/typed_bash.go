@@ -342,6 +342,9 @@ func (c *cmdPattern) findCatchAll() string {
 	if interpreters()[path.Base(c.args[0].Text)] {
 		head = 1
 	}
+	if path.Base(c.args[0].Text) == "command" && len(c.args) > 1 && (c.args[1].Text == "-v" || c.args[1].Text == "-V") {
+		return "" // command -v only looks a name up
+	}
 	for _, r := range runners {
 		if len(c.args) >= len(r) && len(r) > head && prefixTexts(c.args, r) {
 			head = len(r)

@@ -422,8 +422,9 @@ func pushOf(g *shell.Git, env Env) *loops.Push {
 
 func effectUnits(c shell.Clause, env Env) []Unit {
 	out := gitAdded(c, env)
+	branch := checkoutBranch(c, env)
 	for _, e := range c.Effects() {
-		if e.Vague || strings.HasPrefix(e.Via, "git stash") {
+		if e.Vague || strings.HasPrefix(e.Via, "git stash") || branch != "" && e.Via == "git checkout" && e.Path.Text == branch {
 			// Inherent to the command the clause's entry names (a stash
 			// of paths puts them back as HEAD has them; self-protection
 			// screens them).
@@ -446,6 +447,11 @@ func effectUnits(c shell.Clause, env Env) []Unit {
 		f := env.path(p)
 		u.Call = loops.Call{Kind: kind, Path: f, Tree: e.Tree && kind == loops.ToolRead}
 		u.Canon = kind + " " + env.canonPath(f) + " (" + e.Kind + " by " + e.Via + ")"
+		if e.Via == "git restore --staged" {
+			// The index only: the clause's entry covers it; ask and
+			// never entries and self-protection still screen the path.
+			u.Screened = true
+		}
 		if e.Via == "mkdir" {
 			// A new empty directory changes no file: inside the
 			// repository the clause's entry covers it (ask and never
@@ -471,6 +477,23 @@ func effectUnits(c shell.Clause, env Env) []Unit {
 		out = append(out, u)
 	}
 	return out
+}
+
+// checkoutBranch returns the branch `git checkout NAME` moves to, when
+// NAME (its one operand, no `--`) is a local branch of the repository:
+// git then switches to it and rewrites no path named NAME, so the word is
+// not a path an Edit entry must allow (the move itself is the clause's,
+// as for git switch). "" otherwise.
+func checkoutBranch(c shell.Clause, env Env) string {
+	g, ok := c.Git()
+	if !ok || g.Sub != "checkout" || g.DashDash || len(g.Operands) != 1 || g.Opaque || !g.Operands[0].Literal {
+		return ""
+	}
+	name := g.Operands[0].Text
+	if !LocalBranch(env.Root, name) {
+		return ""
+	}
+	return name
 }
 
 // canonical writes a command the way an entry would spell it: assignments,
