@@ -63,6 +63,9 @@ func TestAllowEntriesKeepTheirLimits(t *testing.T) {
 		{"status email to the team", "team status email to the press", false},
 		{"status email to the team", "team status email for everyone", false},
 		{"status email to the team", "status email", false},
+		{"status email to the team", "status email team", false},
+		{"push to the feature branch", "push feature branch", false},
+		{"to notes", "notes review", false},
 	}
 	for _, tt := range tests {
 		if got := MatchStrict(tt.entry, tt.target); got != tt.allow {

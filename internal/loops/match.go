@@ -339,12 +339,28 @@ func recipientMoved(sub []word, p *phrase) bool {
 			rest = append(rest, sub[i])
 			continue
 		}
-		if i+1 == len(sub) || !hasWord(super, &sub[i+1]) {
+		if i == 0 || i+1 == len(sub) || !before(super, &sub[i+1], &sub[0]) {
 			return false
 		}
 		moved = true
 	}
-	return moved && wordsWithin(rest, super, false)
+	return moved && len(rest) > 0 && wordsWithin(rest, super, false)
+}
+
+// before reports whether word a stands in ws before word b: the recipient
+// moved in front of what is sent (`team status email`), not merely left
+// behind without its `to` (`status email team` stays vague).
+func before(ws []word, a, b *word) bool {
+	ia, ib := -1, -1
+	for i := range ws {
+		if ia < 0 && ws[i].same(a) {
+			ia = i
+		}
+		if ib < 0 && ws[i].same(b) {
+			ib = i
+		}
+	}
+	return ia >= 0 && ib >= 0 && ia < ib
 }
 
 // versionAt reports a version number starting at strict word w of text
