@@ -8,9 +8,10 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/vouch"
 )
 
-// loadJobLoop is loadLoop for commands that act under a loop (check, a
-// pinned install): an abstract loop is a baseline to extend, never checked
-// directly (docs/loop-format.md#extends-and-abstract), so it is refused.
+// loadJobLoop is loadLoop for commands that put a loop in front of tool
+// calls (a pinned install, explain): an abstract loop is a baseline to
+// extend, never pinned (docs/loop-format.md#extends-and-abstract), so it
+// is refused. `check` answers under it and says it is abstract.
 func loadJobLoop(app *App, p *project.Project, name string) (*loops.Loop, error) {
 	l, err := loadLoop(app, p, name)
 	if err == nil && l.Abstract {

@@ -30,6 +30,9 @@ type checkJSON struct {
 	Exit    int    `json:"exit"`
 	Seq     int64  `json:"seq,omitempty"`
 	Hash    string `json:"hash,omitempty"`
+	// Abstract says the loop is a baseline other loops extend: its own
+	// warrant answered (docs/loop-format.md#extends-and-abstract).
+	Abstract bool `json:"abstract,omitempty"`
 }
 
 func newCheckCmd(app *App) *cobra.Command {
@@ -74,7 +77,9 @@ func runCheckCmd(app *App, o checkOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	l, err := loadJobLoop(app, p, args[0])
+	// An abstract loop answers under its own warrant and says so: docket
+	// checks its baselines directly (docs/loop-format.md#extends-and-abstract).
+	l, err := loadLoop(app, p, args[0])
 	if err != nil {
 		return err
 	}
@@ -92,13 +97,16 @@ func runCheckCmd(app *App, o checkOptions, args []string) error {
 	}
 	if o.json {
 		out := checkJSON{Loop: l.Name, Action: string(verb), Target: target, Verdict: string(res.Verdict),
-			Rule: res.Rule, Reason: res.Reason, From: res.From, Exit: res.Verdict.ExitCode()}
+			Rule: res.Rule, Reason: res.Reason, From: res.From, Exit: res.Verdict.ExitCode(), Abstract: l.Abstract}
 		if entry != nil {
 			out.Seq, out.Hash = entry.Seq, entry.Hash
 		}
 		return emitJSON(app, out, res.Verdict.ExitCode())
 	}
 	printVerdict(app, l.Name, verb, target, res, o)
+	if l.Abstract && !o.quiet {
+		fmt.Fprintf(app.IO.Out, "  %s is abstract: a baseline other loops extend; this is its own warrant's answer\n", l.Name)
+	}
 	return Silent(res.Verdict.ExitCode())
 }
 

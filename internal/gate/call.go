@@ -282,6 +282,8 @@ func (pl Place) rel(abs string) string {
 func isSecret(p string) bool {
 	base := strings.ToLower(filepath.Base(p))
 	switch {
+	case envTemplate(base):
+		return false
 	case base == ".env", strings.HasPrefix(base, ".env."), base == ".netrc", base == ".npmrc", base == ".pypirc",
 		base == "credentials", strings.HasPrefix(base, "id_rsa"), strings.HasPrefix(base, "id_ed25519"),
 		strings.HasPrefix(base, "id_ecdsa"), strings.HasSuffix(base, ".pem"), strings.HasSuffix(base, ".key"),
@@ -291,10 +293,40 @@ func isSecret(p string) bool {
 		return true // a process's environment: tokens and keys
 	}
 	low := strings.ToLower(filepath.ToSlash(p))
-	for _, w := range []string{"secret", "credential", "password", "passwd", "private_key", "privatekey", "/.ssh/", "/.aws/", "/.gnupg/", "/.kube/config", ".docker/config.json", "/.config/gh/"} {
+	for _, w := range []string{"/.ssh/", "/.aws/", "/.gnupg/", "/.kube/config", ".docker/config.json", "/.config/gh/"} {
 		if strings.Contains(low, w) {
 			return true
 		}
+	}
+	// A word that says secret in a file's path, unless the file is source
+	// code or documentation named for what it handles (PasswordReset.go,
+	// docs/credentials-setup.md) rather than a store of one (secrets.py,
+	// password.txt).
+	stem, ext, _ := strings.Cut(base, ".")
+	code := sourceExt[strings.ToLower(filepath.Ext(base))] && ext != ""
+	for _, w := range []string{"secret", "credential", "password", "passwd", "private_key", "privatekey"} {
+		if strings.Contains(low, w) && (!code || stem == w || stem == w+"s") {
+			return true
+		}
+	}
+	return false
+}
+
+// sourceExt are the extensions of source code and documentation: a file
+// of one is named for what it handles, not a store of secrets.
+var sourceExt = map[string]bool{".go": true, ".py": true, ".js": true, ".jsx": true, ".ts": true, ".tsx": true,
+	".mjs": true, ".cjs": true, ".java": true, ".kt": true, ".kts": true, ".rs": true, ".rb": true, ".php": true,
+	".cs": true, ".c": true, ".h": true, ".cc": true, ".cpp": true, ".hpp": true, ".swift": true, ".scala": true,
+	".vue": true, ".svelte": true, ".md": true, ".rst": true, ".html": true, ".css": true, ".scss": true,
+	".dart": true, ".ex": true, ".exs": true, ".erl": true, ".clj": true, ".lua": true, ".m": true, ".mm": true}
+
+// envTemplate reports a committed template of an env file
+// (`.env.example`, `.env.sample`): it documents the variables and holds
+// no secret.
+func envTemplate(base string) bool {
+	switch strings.TrimPrefix(base, ".env.") {
+	case "example", "sample", "template", "dist", "tmpl", "defaults":
+		return strings.HasPrefix(base, ".env.")
 	}
 	return false
 }

@@ -38,8 +38,9 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 	}
 	args := words(g.Args)
 	// The canonical form with long options expanded, so `--forc` reads as
-	// `--force` to ask and never entries.
-	c.Texts = append(c.Texts, strings.TrimSpace("git "+g.Sub+" "+strings.Join(args, " ")))
+	// `--force` to ask and never entries; messages and patterns are data
+	// (docs/shell.md#data).
+	c.Texts = append(c.Texts, strings.TrimSpace("git "+strings.Join(g.SpeltWords(), " ")))
 	lit := true
 	for _, w := range g.Args {
 		lit = lit && w.Literal

@@ -26,7 +26,7 @@ func secretWord(w shell.Word) (string, bool) {
 	}
 	for _, c := range cands {
 		// the file itself, or a folder of secrets (`ls ~/.ssh`)
-		if c != "" && (isSecret(c) || isSecret(strings.TrimSuffix(c, "/")+"/x")) {
+		if c != "" && (isSecret(c) || !sourceExt[strings.ToLower(path.Ext(c))] && isSecret(strings.TrimSuffix(c, "/")+"/x")) {
 			return c, true
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -100,13 +99,26 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 			a.persists(as.Name, as.Value, as.Value.Text)
 		}
 	}
-	canon := strings.TrimSpace(strings.Join(append(append([]string{}, assigns...), argv...), " "))
+	// What the clause acts on, in words: its data (a message, a pattern,
+	// what echo prints) is left out (docs/shell.md#data).
+	data := cl.Data()
+	acts := append([]string{}, assigns...)
+	for i, w := range argv {
+		if !data[i] {
+			acts = append(acts, w)
+		}
+	}
+	canon := strings.TrimSpace(strings.Join(acts, " "))
 	if canon != "" {
 		c.Texts = append(c.Texts, canon)
 	}
 	// A secret or key named anywhere in the clause (`git add .env`, `cat
-	// id_rsa`, `cp .env /tmp`) is said in words, for "secrets" entries.
-	for _, w := range cl.Argv[min(1, len(cl.Argv)):] {
+	// id_rsa`, `cp .env /tmp`) is said in words, for "secrets" entries; in
+	// data only a secret variable counts (`echo $GITHUB_TOKEN` prints it).
+	for i, w := range cl.Argv[min(1, len(cl.Argv)):] {
+		if data[i+1] {
+			w = shell.Word{Params: w.Params}
+		}
 		if f, hit := secretWord(w); hit {
 			c.Texts = append(c.Texts, "secrets "+f, "read secrets "+f)
 			c.Secret = f
@@ -631,12 +643,6 @@ func (a *analysis) hookManagers(argv []string) {
 	}
 }
 
-// sedRuns finds sed's commands that write a file or run a shell command:
-// `w FILE`, `W FILE`, `e [COMMAND]`, and the s command's w and e flags.
-var sedRuns = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(^|[;\n{}!0-9$/]\s*)[wWe](\s|$)|s(.)(\\.|[^\\])*?(.)(\\.|[^\\])*?[gpiImM0-9]*[we]`)
-})
-
 // runsProgram makes a command unreadable when an option or script of it
 // runs a program or writes a file the gate does not follow: sed's w/W/e
 // commands, rg --pre, sort --compress-program (docs/shell.md#opaque).
@@ -647,8 +653,8 @@ func (a *analysis) runsProgram(argv []string) {
 	name := strings.ToLower(path.Base(argv[0]))
 	for _, t := range argv[1:] {
 		switch {
-		case (name == "sed" || name == "gsed") && !strings.HasPrefix(t, "-") && sedRuns().MatchString(t):
-			a.c.unreadable("sed's script " + t + " writes a file or runs a command")
+		case (name == "sed" || name == "gsed") && shell.SedCode(argv) != "":
+			a.c.unreadable("sed's script writes a file or runs a command")
 			return
 		case (name == "rg" || name == "ripgrep") && (t == "--pre" || strings.HasPrefix(t, "--pre=")):
 			a.c.unreadable("rg --pre runs a program on every file")

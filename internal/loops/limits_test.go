@@ -52,6 +52,20 @@ func TestAllowEntriesKeepTheirLimits(t *testing.T) {
 		{"anything", "wire funds", true},
 		{"suggested owner and priority", "owner suggestion", true},
 		{"suggested owner and priority", "owner suggestions", true},
+		// issue 24: a version after `to` is a value, not a recipient; a
+		// recipient named in another position is the same recipient
+		{"bump the version file", "bump the version file to 2.0", true},
+		{"bump the version file", "bump the version file to v3", true},
+		{"bump the version file", "bump the version file to the press", false},
+		{"send the report", "send the report to 5551234", false},
+		{"status email to the team", "team status email", true},
+		{"status email to the team", "press status email", false},
+		{"status email to the team", "team status email to the press", false},
+		{"status email to the team", "team status email for everyone", false},
+		{"status email to the team", "status email", false},
+		{"status email to the team", "status email team", false},
+		{"push to the feature branch", "push feature branch", false},
+		{"to notes", "notes review", false},
 	}
 	for _, tt := range tests {
 		if got := MatchStrict(tt.entry, tt.target); got != tt.allow {

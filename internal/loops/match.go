@@ -310,7 +310,77 @@ func (a *alt) covers(p *phrase) bool {
 	if a.glob {
 		return globMatch(a.text, p.text)
 	}
-	return (containsPhrase(p.text, a.text) || wordsWithin(a.strict, p.strict, false)) && !a.widens(p)
+	return (containsPhrase(p.text, a.text) || wordsWithin(a.strict, p.strict, false) || recipientMoved(a.strict, p)) &&
+		!a.widens(p)
+}
+
+// recipientMoved reports a target that names the alternative's recipient
+// in another position, with no direction word of its own: `team status
+// email` for `status email to the team`. Every word of the alternative is
+// in the target but its direction words, and the word after each of those
+// is there; the target holds no preposition at all (`push from the
+// feature branch` reverses `push to the feature branch`).
+func recipientMoved(sub []word, p *phrase) bool {
+	super := p.strict
+	for w, i := nextWord(p.text, 0); w != ""; w, i = nextWord(p.text, i) {
+		if isDirection(w) || endsRecipient(w) {
+			return false
+		}
+		switch w {
+		case "for", "of", "in", "on", "at", "by", "about", "with", "without", "out", "off", "away", "against",
+			"over", "under", "through", "behind", "past", "within", "across", "beyond", "except", "but", "not", "no":
+			return false
+		}
+	}
+	var rest []word
+	moved := false
+	for i := range sub {
+		if !isDirection(sub[i].text) {
+			rest = append(rest, sub[i])
+			continue
+		}
+		if i == 0 || i+1 == len(sub) || !before(super, &sub[i+1], &sub[0]) {
+			return false
+		}
+		moved = true
+	}
+	return moved && len(rest) > 0 && wordsWithin(rest, super, false)
+}
+
+// before reports whether word a stands in ws before word b: the recipient
+// moved in front of what is sent (`team status email`), not merely left
+// behind without its `to` (`status email team` stays vague).
+func before(ws []word, a, b *word) bool {
+	ia, ib := -1, -1
+	for i := range ws {
+		if ia < 0 && ws[i].same(a) {
+			ia = i
+		}
+		if ib < 0 && ws[i].same(b) {
+			ib = i
+		}
+	}
+	return ia >= 0 && ib >= 0 && ia < ib
+}
+
+// versionAt reports a version number starting at strict word w of text
+// (`2.0`, `1.2.3`, `v2`): after `to` it is where a value goes, not a
+// recipient (`bump the version file to 2.0`).
+func versionAt(text string, w *word) bool {
+	t := w.text
+	if strings.HasPrefix(t, "v") && len(t) > 1 {
+		t = t[1:]
+	}
+	for _, r := range t {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	end := int(w.at) + len(w.text)
+	if w.text[0] == 'v' {
+		return true
+	}
+	return end+1 < len(text) && text[end] == '.' && text[end+1] >= '0' && text[end+1] <= '9'
 }
 
 // widens reports whether target p reaches further than alternative a
@@ -327,7 +397,7 @@ func (a *alt) widens(p *phrase) bool {
 		if isScopeWord(w.text) && !hasWord(a.strict, w) {
 			return true
 		}
-		if !isDirection(w.text) || i+1 == len(p.strict) {
+		if !isDirection(w.text) || i+1 == len(p.strict) || versionAt(p.text, &p.strict[i+1]) {
 			continue
 		}
 		named, prevNamed := false, false

@@ -17,6 +17,9 @@ import (
 type Arg struct {
 	Text string
 	Glob bool
+	// Role is set in a Command's Spelt words only: 'w' a subcommand or
+	// operand, 'o' an option, 'v' an option's value.
+	Role byte
 }
 
 // EnvAssign is a prefix assignment, `NAME=VALUE cmd …`.
@@ -40,6 +43,16 @@ type Command struct {
 	// too (git options under their short and long names); short option
 	// clusters are split on both sides without being listed here.
 	Alts [][]Arg
+	// Spelt, when set, is the command read with its own option table
+	// (git): every word with its role, options under each of their names.
+	// Ask and never entries are then matched against it alone, role by
+	// role, so a value never stands for a subcommand or an option
+	// (`git checkout --conflict=merge` does not meet `git merge`).
+	Spelt []Arg
+	// Forms are other spellings of Argv an allow entry may name, each
+	// matched as Argv is (`git checkout -bfeature` as `git checkout -b
+	// feature`).
+	Forms [][]Arg
 }
 
 // Push is a resolved `git push`: where it goes and how.
@@ -329,6 +342,9 @@ func (c *cmdPattern) findCatchAll() string {
 	if interpreters()[path.Base(c.args[0].Text)] {
 		head = 1
 	}
+	if path.Base(c.args[0].Text) == "command" && len(c.args) > 1 && (c.args[1].Text == "-v" || c.args[1].Text == "-V") {
+		return "" // command -v only looks a name up
+	}
 	for _, r := range runners {
 		if len(c.args) >= len(r) && len(r) > head && prefixTexts(c.args, r) {
 			head = len(r)
@@ -383,11 +399,98 @@ func (t *Typed) MatchCommand(cmd Command) bool {
 	if c.matchArgs(cmd.Argv) {
 		return true
 	}
+	for _, f := range cmd.Forms {
+		if c.matchArgs(f) || c.flagsAnywhere(f) {
+			return true
+		}
+	}
+	if c.flagsAnywhere(cmd.Argv) {
+		return true
+	}
 	if len(c.args) == 0 || len(cmd.Argv) == 0 || c.args[0] != cmd.Argv[0] {
 		return false // only an entry for the same command can match reordered
 	}
 	reordered := goalsFirst(cmd.Argv)
 	return reordered != nil && c.matchArgs(reordered)
+}
+
+// valuedOptions lists, for the commands that read their options anywhere
+// after the subcommand, the options that take the next word as their
+// value; an entry's flags may then stand anywhere among the call's options
+// (docs/typed-entries.md#commands).
+var valuedOptions = sync.OnceValue(func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"gh": set("--title", "-t", "--body", "-b", "--base", "-B", "--head", "-H", "--assignee", "-a", "--label", "-l",
+			"--milestone", "-m", "--project", "-p", "--reviewer", "-r", "--template", "-T", "--body-file", "-F",
+			"--repo", "-R", "--json", "-q", "--jq", "--state", "-s", "--limit", "-L", "--author", "-A", "--search",
+			"-S", "--workflow", "-w", "--branch", "--hostname", "--job", "-j", "--attempt", "--comments", "-c",
+			"--add-label", "--remove-label", "--add-reviewer", "--remove-reviewer", "--add-assignee",
+			"--remove-assignee", "--add-project", "--remove-project", "--recover", "--template-file", "-e", "--editor"),
+	}
+})
+
+// flagsAnywhere matches an entry whose words after its positional ones
+// are all flags (`gh pr create --draft *`) against a call that gives those
+// flags among its options in another order (`gh pr create --fill
+// --draft`): the positional words equal, each flag present where it is
+// not an option's value, and every other word one the final ` *` takes.
+// Only commands whose option table says which options take a value.
+func (c *cmdPattern) flagsAnywhere(argv []Arg) bool {
+	if !c.rest || len(c.args) == 0 || len(argv) <= len(c.args) {
+		return false
+	}
+	valued := valuedOptions()[path.Base(c.args[0].Text)]
+	if valued == nil || argv[0] != c.args[0] {
+		return false
+	}
+	k := 0
+	for k < len(c.args) && !strings.HasPrefix(c.args[k].Text, "-") {
+		k++
+	}
+	if k == len(c.args) {
+		return false
+	}
+	for i, a := range c.args {
+		if i < k && argv[i] != a {
+			return false
+		}
+		if i >= k && (!strings.HasPrefix(a.Text, "-") || valued[a.Text] || a.Glob) {
+			return false
+		}
+	}
+	used := make([]bool, len(argv))
+	isValue := make([]bool, len(argv))
+	for i := k; i < len(argv); i++ {
+		t := argv[i].Text
+		if t == "--" {
+			for j := i + 1; j < len(argv); j++ {
+				isValue[j] = true // operands: never a flag
+			}
+			break
+		}
+		if valued[t] && i+1 < len(argv) {
+			isValue[i+1] = true
+			i++
+		}
+	}
+	for _, a := range c.args[k:] {
+		found := false
+		for i := k; i < len(argv); i++ {
+			if !used[i] && !isValue[i] && argv[i] == a {
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	for i := k; i < len(argv); i++ {
+		if !used[i] && dangerousRest(c.args, argv[i].Text) {
+			return false
+		}
+	}
+	return true
 }
 
 // matchArgs compares the entry's tokens with argv, one by one, the rest
@@ -459,6 +562,16 @@ func (t *Typed) EscalatesCommand(cmd Command) bool {
 	// `git commit -qam wip` is `-q -a -m wip` and meets `Bash(git commit
 	// -am)`. Splitting a cluster whose letters take values only adds
 	// tokens, so it can only make an entry match more often.
+	if cmd.Spelt != nil && !(len(c.args) > 1 && strings.HasPrefix(c.args[1].Text, "-")) {
+		// (an entry spelling git's own options before the subcommand is
+		// matched word by word, below)
+		for _, pat := range [][]Arg{c.args, splitClusters(c.args)} {
+			if inRoles(pat, cmd.Spelt) {
+				return true
+			}
+		}
+		return false
+	}
 	calls := append([][]Arg{cmd.Argv, splitClusters(cmd.Argv)}, cmd.Alts...)
 	for _, pat := range [][]Arg{c.args, splitClusters(c.args)} {
 		for _, call := range calls {
@@ -476,6 +589,31 @@ func inOrder(pat, call []Arg) bool {
 	j := 1
 	for _, a := range call[min(1, len(call)):] {
 		if j < len(pat) && a.Text == pat[j].Text {
+			j++
+		}
+	}
+	return j == len(pat)
+}
+
+// inRoles is inOrder against a command read with its option table: an
+// entry's option meets an option, a word after an option in the entry
+// meets a value or an operand, and any other word meets a subcommand or
+// an operand only.
+func inRoles(pat, spelt []Arg) bool {
+	j := 1
+	for _, a := range spelt {
+		if j >= len(pat) {
+			break
+		}
+		p := pat[j].Text
+		want := byte('w')
+		switch {
+		case strings.HasPrefix(p, "-") && len(p) > 1:
+			want = 'o'
+		case strings.HasPrefix(pat[j-1].Text, "-") && j > 1:
+			want = 'v'
+		}
+		if a.Text == p && (a.Role == want || want == 'v' && a.Role == 'w') {
 			j++
 		}
 	}

@@ -574,8 +574,12 @@ func (e *effects) sed(args []Word, texts []string) {
 	if inPlace {
 		kind = "write"
 	}
+	via := "sed"
+	if inPlace {
+		via = "sed -i"
+	}
 	for _, i := range files {
-		e.addAll(kind, args[i:i+1], "sed -i")
+		e.addAll(kind, args[i:i+1], via)
 		if inPlace && suffix != "" {
 			for _, x := range args[i].expand() {
 				e.add("write", inPlaceBackup(x, suffix), "sed -i"+suffix)

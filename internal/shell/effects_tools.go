@@ -163,9 +163,19 @@ func (e *effects) find(args []Word, texts []string) {
 				i++
 			}
 		case "-exec", "-execdir", "-ok", "-okdir":
-			for _, s := range starts {
-				e.tree("write", s, "find "+texts[i], true)
+			// what the command does to the paths find produces: a reader
+			// reads them; anything else may write any of them
+			j := findExec(texts, i)
+			if j > i+1 && args[i+1].Literal && ReadsOnly(texts[i+1]) {
+				for _, s := range starts {
+					e.tree("read", s, "find "+texts[i]+" "+texts[i+1], false)
+				}
+			} else {
+				for _, s := range starts {
+					e.tree("write", s, "find "+texts[i], true)
+				}
 			}
+			i = j
 		}
 	}
 }

@@ -39,6 +39,9 @@ type Git struct {
 	Builtin bool
 	// Alias is the alias the subcommand was expanded from ("" if none).
 	Alias string
+	// order is Options and Operands in the order written: an option's
+	// index, or -1-i for operand i (Spellings).
+	order []int
 }
 
 // ConfigEdit is one change git config makes.

@@ -38,13 +38,6 @@ func (e *effects) git(args []Word, texts []string) {
 		}
 		return false
 	}
-	paths := func(kind string, ws []Word) {
-		for _, w := range ws {
-			for _, x := range w.expand() {
-				e.add(kind, under(x), "git "+g.Sub)
-			}
-		}
-	}
 	// A pathspec restored, reset or stashed names everything below it:
 	// `git checkout old -- .` rewrites .gitwarrant too.
 	pathspecs := func(ws []Word) {
@@ -77,7 +70,14 @@ func (e *effects) git(args []Word, texts []string) {
 		e.tree("write", root, "git checkout", true)
 	case "restore":
 		if has("staged", "S") && !has("worktree", "W") {
-			paths("write", g.Operands) // the index only
+			// the index only: no file of the work tree changes
+			for _, w := range g.Operands {
+				for _, x := range w.expand() {
+					// from another commit (--source) it stages what that
+					// commit holds below the path
+					e.add("write", under(x), "git restore --staged").Tree = has("source", "s")
+				}
+			}
 			return
 		}
 		pathspecs(g.Operands)
@@ -160,6 +160,9 @@ func (e *effects) git(args []Word, texts []string) {
 			}
 		}
 	case "clean":
+		if has("dry-run", "n") && !has("interactive", "i") {
+			return // -n lists what it would delete and deletes nothing
+		}
 		if len(g.Operands) == 0 {
 			e.tree("delete", root, "git clean", true)
 		} else {

@@ -229,17 +229,17 @@ func parseGitArgs(sub string, args []Word, g *Git) {
 		if t == "--" || t == "--end-of-options" {
 			g.Args = append(g.Args, a)
 			if t == "--" {
-				g.Operands = append(g.Operands, args[i+1:]...)
+				g.operands(args[i+1:]...)
 				g.Args = append(g.Args, args[i+1:]...)
 				g.DashDash = true
 				return
 			}
-			g.Operands = append(g.Operands, args[i+1:]...)
+			g.operands(args[i+1:]...)
 			g.Args = append(g.Args, args[i+1:]...)
 			return
 		}
 		if !strings.HasPrefix(t, "-") || t == "-" {
-			g.Operands = append(g.Operands, a)
+			g.operands(a)
 			g.Args = append(g.Args, a)
 			continue
 		}
@@ -248,7 +248,7 @@ func parseGitArgs(sub string, args []Word, g *Git) {
 		}
 		if table == nil {
 			name, val, eq := strings.Cut(strings.TrimLeft(t, "-"), "=")
-			g.Options = append(g.Options, GitOpt{Name: name, Value: val, HasValue: eq, Word: a})
+			g.option(GitOpt{Name: name, Value: val, HasValue: eq, Word: a})
 			g.Args = append(g.Args, a)
 			continue
 		}
@@ -279,7 +279,7 @@ func parseGitArgs(sub string, args []Word, g *Git) {
 				}
 			}
 			o := GitOpt{Name: name, Negated: unset, Value: val, HasValue: has, Word: a}
-			g.Options = append(g.Options, o)
+			g.option(o)
 			exp := a
 			exp.Text = dashName(&gitOption{long: name}, unset)
 			if has && !op.arg || (has && strings.Contains(t, "=")) {
@@ -314,47 +314,109 @@ func parseGitArgs(sub string, args []Word, g *Git) {
 						g.opaque("option value is not literal: " + t)
 					}
 				}
-				g.Options = append(g.Options, o)
+				g.option(o)
 				break
 			}
-			g.Options = append(g.Options, o)
+			g.option(o)
 		}
 	}
 }
 
-// Spellings returns the subcommand and its arguments with every option
-// spelt both ways — its short letter when it has one, then --long (or
-// --no-long), then its value — followed by the operands. Ask and never
-// entries are matched against it too, so `git commit -qam wip` meets an
-// entry written `git commit -am` or `git commit --all`
-// (docs/typed-entries.md#commands).
-func (g *Git) Spellings() []string {
-	out := strings.Fields(g.Sub)
-	table := lookupGitOpts(g.Sub)
-	for _, o := range g.Options {
-		if len(o.Name) == 1 {
-			out = append(out, "-"+o.Name)
-		} else {
-			if table != nil && !o.Negated {
-				for c, s := range table.short {
-					if s.long == o.Name {
-						out = append(out, "-"+string(c))
-						break
-					}
-				}
-			}
-			if o.Negated {
-				out = append(out, "--no-"+o.Name)
-			} else {
-				out = append(out, "--"+o.Name)
-			}
-		}
-		if o.HasValue {
-			out = append(out, o.Value)
-		}
+// operands and option record the arguments in the order written, for
+// Spellings.
+func (g *Git) operands(ws ...Word) {
+	for _, w := range ws {
+		g.order = append(g.order, -1-len(g.Operands))
+		g.Operands = append(g.Operands, w)
 	}
-	for _, w := range g.Operands {
-		out = append(out, w.Text)
+}
+
+func (g *Git) option(o GitOpt) {
+	g.order = append(g.order, len(g.Options))
+	g.Options = append(g.Options, o)
+}
+
+// Spelt is one word of a git command as an ask or never entry may spell
+// it: the subcommand or an operand ('w'), an option under one of its
+// names ('o'), or an option's value ('v').
+type Spelt struct {
+	Text string
+	Role byte
+}
+
+// Spellings returns the subcommand and its arguments in the order written,
+// every option spelt both ways — its short letter when it has one, then
+// --long (or --no-long) — followed by its value, each word with its role.
+// Ask and never entries are matched against it, so `git commit -qam wip`
+// meets an entry written `git commit -am` or `git commit --all`, and a
+// value never stands for a subcommand or an option: `git checkout
+// --conflict=merge` does not meet `git merge`, nor `git switch -cfeature`
+// `git switch -f` (docs/typed-entries.md#commands).
+func (g *Git) Spellings() []Spelt {
+	var out []Spelt
+	for _, f := range strings.Fields(g.Sub) {
+		out = append(out, Spelt{f, 'w'})
+	}
+	table := lookupGitOpts(g.Sub)
+	for _, k := range g.order {
+		if k >= 0 {
+			out = append(out, g.Options[k].spelt(table)...)
+		} else {
+			out = append(out, Spelt{g.Operands[-1-k].Text, 'w'})
+		}
 	}
 	return out
+}
+
+// spelt is one option under each of its names, then its value.
+func (o GitOpt) spelt(table *gitOptions) []Spelt {
+	var out []Spelt
+	if len(o.Name) == 1 {
+		out = append(out, Spelt{"-" + o.Name, 'o'})
+	} else {
+		if table != nil && !o.Negated {
+			for c, s := range table.short {
+				if s.long == o.Name {
+					out = append(out, Spelt{"-" + string(c), 'o'})
+					break
+				}
+			}
+		}
+		if o.Negated {
+			out = append(out, Spelt{"--no-" + o.Name, 'o'})
+		} else {
+			out = append(out, Spelt{"--" + o.Name, 'o'})
+		}
+	}
+	if o.HasValue {
+		out = append(out, Spelt{o.Value, 'v'})
+	}
+	return out
+}
+
+// SplitAttached spells a short option written with its value attached
+// (`-bfeature`, `-qbfeature`) as the option and the value apart (`-b`,
+// `feature`; `-qb`, `feature`), as an allow entry names it (`git checkout
+// -b *`); ok is false for any other word.
+func SplitAttached(sub, t string) (opt, val string, ok bool) {
+	if len(t) < 3 || t[0] != '-' || t[1] == '-' {
+		return "", "", false
+	}
+	table := lookupGitOpts(sub)
+	if table == nil {
+		return "", "", false
+	}
+	for j := 1; j < len(t); j++ {
+		s, known := table.short[t[j]]
+		if !known {
+			return "", "", false
+		}
+		if s.arg {
+			if j+1 < len(t) {
+				return t[:j+1], t[j+1:], true
+			}
+			return "", "", false
+		}
+	}
+	return "", "", false
 }

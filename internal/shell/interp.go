@@ -1,9 +1,7 @@
 package shell
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 )
 
 // pythonName reports a Python interpreter's name: `python`, `pypy`, with
@@ -64,7 +62,7 @@ func interpreterCode(name string, args []string) string {
 	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk" || name == "busybox-awk":
 		return awkCode(args)
 	case name == "sed" || name == "gsed":
-		return sedCode(args)
+		return SedCode(args)
 	case name == "go":
 		return goCode(args)
 	case name == "jq" || name == "gojq" || name == "jaq":
@@ -149,12 +147,10 @@ func awkCode(args []string) string {
 	return ""
 }
 
-// sedCode: sed's e command and s///e run commands; w writes files.
-var sedExec = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(^|[;\n}{]\s*)[0-9,$/!]*\s*[eW]\b|/[gpIiMm0-9]*e[gpIiMm0-9w]*(\s|;|$)|(^|[;\n])\s*[0-9,$/]*\s*w\s`)
-})
-
-func sedCode(args []string) string {
+// SedCode says why sed's script (its operand, or every -e) runs commands
+// or writes files — the e command and s///e run commands; w writes files
+// (SedRuns) — or returns "".
+func SedCode(args []string) string {
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		script := ""
@@ -181,7 +177,7 @@ func sedCode(args []string) string {
 				script = a
 			}
 		}
-		if script != "" && sedExec().MatchString(script) {
+		if script != "" && SedRuns(script) {
 			return "sed script runs commands or writes files"
 		}
 		if !strings.HasPrefix(a, "-") {

@@ -8,6 +8,7 @@ package typed
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -200,10 +201,11 @@ func bashUnits(cmd string, env Env) []Unit {
 	var out []Unit
 	for _, c := range s.Clauses {
 		u := clauseUnit(c, env)
-		u.Screened = !reparsed(c.Via) || shellString(c)
+		own := reparsed(c.Via) || findRun(c)
+		u.Screened = !own || shellString(c)
 		out = append(out, u)
 		for _, e := range effectUnits(c, env) {
-			e.Screened = e.Screened || !reparsed(c.Via)
+			e.Screened = e.Screened || !own
 			out = append(out, e)
 		}
 	}
@@ -265,11 +267,24 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 		if d := shell.FetchDestinations(g, env.gitConfig()); len(d) > 0 && u.Opaque == "" {
 			u.Opaque = "git " + g.Sub + " writes the local ref " + d[0].Dst + ", as update-ref does"
 		}
-		alt := []loops.Arg{{Text: "git"}}
-		for _, t := range g.Spellings() {
-			alt = append(alt, loops.Arg{Text: t})
+		if !g.Opaque {
+			cmd.Spelt = []loops.Arg{{Text: "git", Role: 'w'}}
+			for _, t := range g.Spellings() {
+				cmd.Spelt = append(cmd.Spelt, loops.Arg{Text: t.Text, Role: t.Role})
+			}
+			if f := attachedSplit(cmd.Argv, g.Sub); f != nil {
+				cmd.Forms = append(cmd.Forms, f)
+			}
+		} else {
+			alt := []loops.Arg{{Text: "git"}}
+			for _, t := range g.Spellings() {
+				alt = append(alt, loops.Arg{Text: t.Text})
+			}
+			cmd.Alts = append(cmd.Alts, alt)
 		}
-		cmd.Alts = append(cmd.Alts, alt)
+	}
+	if f := findReading(cmd.Argv); f != nil {
+		cmd.Forms = append(cmd.Forms, f)
 	}
 	if len(cmd.Argv) == 0 && u.Opaque == "" {
 		u.Opaque = "no command (only assignments or redirections)"
@@ -289,6 +304,87 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 		u.Canon = "(in " + c.Dir + ") " + u.Canon
 	}
 	return u
+}
+
+// findRun reports a clause find -exec runs that only reads the paths find
+// gives it: an entry must allow it as written, as if it stood alone.
+func findRun(c shell.Clause) bool {
+	if c.Opaque || len(c.Via) != 1 || !strings.HasPrefix(c.Via[0], "find -") || len(c.Argv) == 0 {
+		return false
+	}
+	return shell.ReadsOnly(c.Argv[0].Text)
+}
+
+// findReading spells a find command whose every -exec (-execdir, -ok,
+// -okdir) runs a command that only reads the paths it finds (`find .
+// -name '*.go' -exec cat {} +`) without them: what it runs is a clause of
+// its own, which an entry must allow too (docs/typed-entries.md#commands);
+// nil for any other command.
+func findReading(argv []loops.Arg) []loops.Arg {
+	if len(argv) < 3 || path.Base(argv[0].Text) != "find" {
+		return nil
+	}
+	var out []loops.Arg
+	cut := false
+	for i := 0; i < len(argv); i++ {
+		switch argv[i].Text {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			if i+1 >= len(argv) || !shell.ReadsOnly(argv[i+1].Text) {
+				return nil
+			}
+			j := i + 1
+			for j < len(argv) && argv[j].Text != ";" && !(argv[j].Text == "+" && strings.Contains(argv[j-1].Text, "{}")) {
+				j++
+			}
+			i, cut = j, true
+			continue
+		}
+		out = append(out, argv[i])
+	}
+	if !cut {
+		return nil
+	}
+	return out
+}
+
+// attachedSplit spells a git command's short options written with their
+// value attached apart (`git checkout -bfeature` as `git checkout -b
+// feature`), as allow entries name them; nil when none is so written.
+// Only the words after the subcommand are looked at.
+func attachedSplit(argv []loops.Arg, sub string) []loops.Arg {
+	first, _, _ := strings.Cut(sub, " ")
+	at := -1
+	for i := 1; i < len(argv); i++ {
+		if argv[i].Text == first {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	var out []loops.Arg
+	for i, a := range argv {
+		if i > at && a.Text != "--" {
+			if opt, val, ok := shell.SplitAttached(sub, a.Text); ok {
+				if out == nil {
+					out = append([]loops.Arg{}, argv[:i]...)
+				}
+				out = append(out, loops.Arg{Text: opt}, loops.Arg{Text: val})
+				continue
+			}
+		}
+		if a.Text == "--" && i > at {
+			if out != nil {
+				out = append(out, argv[i:]...)
+			}
+			return out
+		}
+		if out != nil {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // pushOf turns the parser's reading of a push into plain values, with HEAD
@@ -333,8 +429,9 @@ func pushOf(g *shell.Git, env Env) *loops.Push {
 
 func effectUnits(c shell.Clause, env Env) []Unit {
 	out := gitAdded(c, env)
+	branch := checkoutBranch(c, env)
 	for _, e := range c.Effects() {
-		if e.Vague || strings.HasPrefix(e.Via, "git stash") {
+		if e.Vague || strings.HasPrefix(e.Via, "git stash") || branch != "" && e.Via == "git checkout" && e.Path.Text == branch {
 			// Inherent to the command the clause's entry names (a stash
 			// of paths puts them back as HEAD has them; self-protection
 			// screens them).
@@ -358,6 +455,22 @@ func effectUnits(c shell.Clause, env Env) []Unit {
 		u.Call = loops.Call{Kind: kind, Path: f, Tree: e.Tree && kind == loops.ToolRead}
 		u.Kind = fileKind(kind, env.canonPath(f))
 		u.Canon = kind + " " + env.canonPath(f) + " (" + e.Kind + " by " + e.Via + ")"
+		if e.Via == "git restore --staged" {
+			// The index only: the clause's entry covers it; ask and
+			// never entries and self-protection still screen the path.
+			u.Screened = true
+		}
+		if e.Via == "mkdir" {
+			// A new empty directory changes no file: inside the
+			// repository the clause's entry covers it (ask and never
+			// entries and self-protection still screen it); outside,
+			// a person decides (docs/typed-entries.md#commands).
+			if _, inside := f.Rel(); inside {
+				u.Screened = true
+			} else {
+				u.Opaque = "mkdir creates a directory outside the repository"
+			}
+		}
 		if strings.HasPrefix(e.Via, "go -") {
 			// The go command's output files and profiles: inside the
 			// repository they are the build's own output, which the
@@ -372,6 +485,23 @@ func effectUnits(c shell.Clause, env Env) []Unit {
 		out = append(out, u)
 	}
 	return out
+}
+
+// checkoutBranch returns the branch `git checkout NAME` moves to, when
+// NAME (its one operand, no `--`) is a local branch of the repository:
+// git then switches to it and rewrites no path named NAME, so the word is
+// not a path an Edit entry must allow (the move itself is the clause's,
+// as for git switch). "" otherwise.
+func checkoutBranch(c shell.Clause, env Env) string {
+	g, ok := c.Git()
+	if !ok || g.Sub != "checkout" || g.DashDash || len(g.Operands) != 1 || g.Opaque || !g.Operands[0].Literal {
+		return ""
+	}
+	name := g.Operands[0].Text
+	if !LocalBranch(env.Root, name) {
+		return ""
+	}
+	return name
 }
 
 // canonical writes a command the way an entry would spell it: assignments,
