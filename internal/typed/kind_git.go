@@ -55,6 +55,9 @@ func gitKind(g *shell.Git, env Env) Kind {
 	k := Kind{Cmd: "git " + g.Sub, Verb: loops.Change}
 	first, _, _ := strings.Cut(g.Sub, " ")
 	switch {
+	case g.Sub == "":
+		// No subcommand: git prints its version, help or a path, and runs nothing.
+		return Kind{Verb: loops.Read, Cmd: "git", Why: "runs no subcommand"}
 	case !g.Builtin:
 		return Kind{Verb: loops.Send, Cmd: k.Cmd, Why: "is not a git command the gate knows (an alias or a git-" + first + " program), so it may push"}
 	case first == "push" || first == "send-pack" || first == "http-push":
