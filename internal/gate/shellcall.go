@@ -104,7 +104,7 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	data := cl.Data()
 	acts := append([]string{}, assigns...)
 	for i, w := range argv {
-		if !data[i] {
+		if data == nil || !data[i] {
 			acts = append(acts, w)
 		}
 	}
@@ -116,7 +116,7 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	// id_rsa`, `cp .env /tmp`) is said in words, for "secrets" entries; in
 	// data only a secret variable counts (`echo $GITHUB_TOKEN` prints it).
 	for i, w := range cl.Argv[min(1, len(cl.Argv)):] {
-		if data[i+1] {
+		if data != nil && data[i+1] {
 			w = shell.Word{Params: w.Params}
 		}
 		if f, hit := secretWord(w); hit {

@@ -66,6 +66,7 @@ func TestAllowEntriesKeepTheirLimits(t *testing.T) {
 		{"status email to the team", "status email team", false},
 		{"push to the feature branch", "push feature branch", false},
 		{"to notes", "notes review", false},
+		{"team to the finance team", "finance team", false},
 	}
 	for _, tt := range tests {
 		if got := MatchStrict(tt.entry, tt.target); got != tt.allow {

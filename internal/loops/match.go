@@ -344,7 +344,10 @@ func recipientMoved(sub []word, p *phrase) bool {
 		}
 		moved = true
 	}
-	return moved && len(rest) > 0 && wordsWithin(rest, super, false)
+	// every word of the entry but its direction words has a word of its
+	// own in the target (`finance team` does not cover `team to the
+	// finance team`)
+	return moved && len(rest) > 0 && len(super) >= len(rest) && wordsWithin(rest, super, false)
 }
 
 // before reports whether word a stands in ws before word b: the recipient

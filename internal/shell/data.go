@@ -11,11 +11,14 @@ import "strings"
 // clause of its own (`echo $(rm -rf ~)`), a string a shell or eval runs is
 // re-read, and find's -exec command is a clause of its own (so it is left
 // out of find's words as well).
+//
+// It returns nil when no word is data (most clauses), else one flag per
+// word of Argv.
 func (c Clause) Data() []bool {
-	out := make([]bool, len(c.Argv))
-	if len(c.Argv) < 2 {
-		return out
+	if len(c.Argv) < 2 || !dataCommands[c.Name()] {
+		return nil
 	}
+	out := make([]bool, len(c.Argv))
 	texts := make([]string, len(c.Argv))
 	for i, w := range c.Argv {
 		texts[i] = w.Text
@@ -143,6 +146,13 @@ func (c Clause) Data() []bool {
 	}
 	return out
 }
+
+// dataCommands are the commands Data knows the data words of.
+var dataCommands = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
+	"ash": true, "yash": true, "eval": true, "echo": true, "printf": true, "grep": true, "egrep": true, "fgrep": true,
+	"rgrep": true, "zgrep": true, "rg": true, "ag": true, "ack": true, "ack-grep": true, "sed": true, "gsed": true,
+	"awk": true, "gawk": true, "mawk": true, "nawk": true, "jq": true, "gojq": true, "jaq": true, "yq": true,
+	"git": true, "gh": true, "find": true}
 
 // gitDataOptions are git's options whose value is a message or a pattern.
 var gitDataOptions = map[string]bool{"message": true, "m": true, "grep": true, "author": true, "committer": true,
