@@ -14,7 +14,8 @@ import (
 // The allow side reaches a decision only through Env.Allower: a surface
 // that leaves it out gets ask for a call a typed entry covers — never
 // allow — and no allower, however generous, moves a never entry or
-// self-protection toward allow (docs/threat-model.md).
+// self-protection toward allow
+// (docs/threat-model.md#natural-language-entries-and-tool-calls).
 func TestAllowerComesThroughEnvAndFailsClosed(t *testing.T) {
 	root, dir := newLoopsRepo(t)
 	loop := "---\nname: fix\ndescription: fix a bug\nversion: 1\nwarrant:\n  read: [Bash(git status *)]\n  send: [Bash(git push origin fix/*)]\n  never: [Bash(git push origin main)]\n---\n# Brief\n\nx\n"
