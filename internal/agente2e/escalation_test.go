@@ -147,12 +147,12 @@ func snapshot(p *agente2e.Project, rels ...string) map[string]string {
 
 var guarded = []string{".gitwarrant/loops/fix.loop.md", ".claude/settings.json", ".git/hooks/x", ".git/config"}
 
-// runEscalation runs the three calls in p under the default permission
-// mode and checks what both defences share: the hook allowed the write
-// and `go test` (they ran: the client sent their results, neither is a
-// denial, the record says allow), curl ended refused with the reason
-// whose text must contain want, recorded as an ask. It returns what the
-// test's code did.
+// runEscalation runs the three calls (write a test, run the suite, curl)
+// in p under the default permission mode and checks what every defence
+// shares: the hook allowed the write and the run (the client sent their
+// results, neither is a denial, the record says allow), the suite passed,
+// and curl ended refused with a reason containing want, recorded as an
+// ask. It returns what the test's code did (escalation.out).
 func runEscalation(t *testing.T, p *agente2e.Project, calls []agente2e.ToolCall, want string) map[string]string {
 	t.Helper()
 	res := p.Claude(agente2e.Session{Prompt: "add a regression test and run the tests", Calls: calls,
