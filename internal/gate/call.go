@@ -203,6 +203,7 @@ func (a *analysis) fileWrite(kind, p, cwd string) {
 			return
 		}
 	}
+	a.hardLink(abs)
 }
 
 // scriptContent screens what a file tool writes into a script: a file that

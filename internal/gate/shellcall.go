@@ -445,6 +445,9 @@ func (a *analysis) screenPath(kind string, p wpath, cwd string, ancestors bool) 
 			return true
 		}
 	}
+	if kind == "write" || kind == "chmod" {
+		a.hardLink(abs)
+	}
 	return false
 }
 
