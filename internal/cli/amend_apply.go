@@ -166,20 +166,31 @@ func confirmAmend(app *App, o amendOptions) error {
 	return nil
 }
 
+// signEntry signs e's canonical message with key (prompting on the
+// terminal for a passphrase, as ssh-keygen does) and puts the signature in
+// e's "sig"; the caller verifies it before anything is written.
+func signEntry(app *App, key sign.Key, e chain.Entry) (chain.Entry, error) {
+	msg, err := amend.Message(e)
+	if err != nil {
+		return e, err
+	}
+	s, err := sign.Sign(msg, key, app.IO.Err)
+	if err != nil {
+		return e, err
+	}
+	e.Extra["sig"] = s.Armored
+	return e, nil
+}
+
 // appendSignedAmend signs the entry at its chain position, under the chain
 // lock, and verifies the signature before anything is written: a refused
 // signature records nothing.
 func appendSignedAmend(app *App, r *record.Record, plan *amendPlan) (chain.Entry, error) {
 	e, err := r.AppendPrepared(plan.a.Entry(), func(e chain.Entry) (chain.Entry, error) {
-		msg, err := amend.Message(e)
+		e, err := signEntry(app, plan.key, e)
 		if err != nil {
 			return e, err
 		}
-		s, err := sign.Sign(msg, plan.key, app.IO.Err)
-		if err != nil {
-			return e, err
-		}
-		e.Extra["sig"] = s.Armored
 		if _, err := amend.Verify(e, plan.a.Chain, plan.signers); err != nil {
 			return e, fmt.Errorf("the signature is refused: %w", err)
 		}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gitwarrant/gitwarrant/internal/amend"
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/record"
@@ -191,15 +190,10 @@ func applyBless(app *App, r *record.Record, o blessOptions, files []blessFile, s
 		vf[i] = f.File
 	}
 	e, err := r.AppendPrepared(vouch.BlessEntry(vf, signer, w), func(e chain.Entry) (chain.Entry, error) {
-		msg, err := amend.Message(e)
+		e, err := signEntry(app, plan.key, e)
 		if err != nil {
 			return e, err
 		}
-		s, err := sign.Sign(msg, plan.key, app.IO.Err)
-		if err != nil {
-			return e, err
-		}
-		e.Extra["sig"] = s.Armored
 		sg := vouch.Signed{Chain: w, Entry: e, Signer: signer}
 		if _, err := vouch.Verify(&sg, signers); err != nil {
 			return e, fmt.Errorf("the signature is refused: %w", err)
