@@ -10,6 +10,7 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/gate"
 	"github.com/gitwarrant/gitwarrant/internal/hook"
+	"github.com/gitwarrant/gitwarrant/internal/parsecache"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -103,7 +104,8 @@ func runHookClaude(app *App, cmd *cobra.Command, args []string) error {
 		return cmd.Help()
 	}
 	data, readErr := readCapped(app.IO.In, hook.MaxInput)
-	env := gate.Env{Getenv: app.Getenv, Cwd: app.Cwd, Now: app.Now, Err: app.IO.Err, Allower: gate.TypedAllower}
+	env := gate.Env{Getenv: app.Getenv, Cwd: app.Cwd, Now: app.Now, Err: app.IO.Err, Allower: gate.TypedAllower,
+		ParseStore: parsecache.Open}
 	if o.post {
 		o.event = "post"
 	}

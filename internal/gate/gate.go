@@ -31,6 +31,12 @@ type Env struct {
 	// Loops is a long-lived process's parse cache (nil: none). It still
 	// reads every loop file on every call (docs/mcp.md#parse-cache).
 	Loops *loops.Cache
+	// ParseStore opens the parses kept across processes in a repository
+	// whose common git dir is given (docs/performance.md#the-parse-cache);
+	// a hook process, which parses its loops once, is given
+	// parsecache.Open. Nil, or a nil Store, parses every time. It is used
+	// only when Loops is nil.
+	ParseStore func(commonDir string) loops.Store
 	// Allower is the allow side of the decision; every surface passes
 	// TypedAllower. Nil allows nothing: a call no loop stops asks, so a
 	// surface that forgets it fails closed.
@@ -175,8 +181,21 @@ func decide(env Env, o Options, data []byte, readErr error) Answer {
 	// The loops are loaded as the record puts them in force: a loop's
 	// bytes count only when a signed entry vouches for them
 	// (docs/signing.md#only-a-signed-warrant-is-in-force).
-	env.Loops = vouch.Loader(env.Loops, place.Project)
+	env.Loops = vouch.Loader(env.loops(place), place.Project)
 	return decideWarrant(env, o, place, c)
+}
+
+// loops is the parse cache a decision in place loads through: the
+// long-lived one, else one backed by the repository's kept parses, else
+// none.
+func (e Env) loops(place Place) *loops.Cache {
+	if e.Loops != nil || e.ParseStore == nil || place.Repo == nil {
+		return e.Loops
+	}
+	if s := e.ParseStore(place.Repo.CommonDir); s != nil {
+		return loops.WithStore(s)
+	}
+	return nil
 }
 
 func validLoopName(s string) string {

@@ -218,7 +218,7 @@ func RoutePrompt(env Env, o Options, data []byte, readErr error) PromptAnswer {
 	now := env.now()
 	ListPins(place, now) // prunes expired pins; a failure costs nothing here
 	old, had, oldErr := ReadPin(place, pl.SessionID, now)
-	lc := env.Loops
+	lc := env.loops(place)
 	if lc == nil {
 		lc = loops.NewCache() // parses a parent every loop extends once, not once per child
 	}

@@ -30,7 +30,26 @@ type Cache struct {
 	// the version in force for each file read (docs/signing.md).
 	base  *Cache
 	vouch Voucher
+
+	// disk keeps parses across processes (nil: none); set by WithStore.
+	disk Store
 }
+
+// Store keeps the parses of loop files across processes, content-addressed
+// (docs/performance.md#the-parse-cache). Get returns what Put was given
+// for the same path and the same SHA-256 of the file's bytes, or nil; it
+// may return anything at all (a damaged or planted file), since every
+// answer is checked by DecodeParsed and a bad one is only a miss. Put is
+// best effort.
+type Store interface {
+	Get(path string, sum [32]byte) []byte
+	Put(path string, sum [32]byte, enc []byte)
+}
+
+// WithStore returns an empty cache that, on a miss in memory, looks for
+// the parse of the very bytes just read in s before parsing them, and
+// keeps each new parse there. A nil s gives a plain cache.
+func WithStore(s Store) *Cache { return &Cache{disk: s} }
 
 // maxCached bounds the entries kept; past it the cache starts again
 // empty. A loops folder holds tens of files, so this is only a guard
@@ -91,7 +110,7 @@ func (c *Cache) parse(path string, data []byte) (*Loop, error) {
 	if e := c.entry(path); e != nil && bytes.Equal(e.src, data) {
 		return e.loop, nil
 	}
-	l, err := Parse(path, data)
+	l, err := c.parseStored(path, data)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +121,27 @@ func (c *Cache) parse(path string, data []byte) (*Loop, error) {
 	}
 	c.files[path] = &cached{src: bytes.Clone(data), loop: l}
 	return l, nil
+}
+
+// parseStored is Parse(path, data), read from the store when it holds the
+// parse of these very bytes and written to it when it does not. Only a
+// successful parse is kept: a file that does not parse is parsed again
+// each time, so its error is always the parser's own.
+func (c *Cache) parseStored(path string, data []byte) (*Loop, error) {
+	if c.disk == nil {
+		return Parse(path, data)
+	}
+	sum := ParseSum(data)
+	if enc := c.disk.Get(path, sum); enc != nil {
+		if l, err := decodeParsed(path, data, sum, enc); err == nil {
+			return l, nil
+		}
+	}
+	l, err := Parse(path, data)
+	if err == nil {
+		c.disk.Put(path, sum, EncodeParsed(l, sum))
+	}
+	return l, err
 }
 
 func (c *Cache) entry(path string) *cached {
