@@ -103,4 +103,3 @@ func readELF(r io.ReaderAt) (string, error) {
 	}
 	return string(note[16 : 16+descsz]), nil
 }
-
