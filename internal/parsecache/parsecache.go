@@ -69,6 +69,11 @@ func Open(commonDir string) loops.Store {
 	if err != nil || build == "" {
 		return nil
 	}
+	return openBuild(commonDir, build)
+}
+
+// openBuild is Open for the build named build.
+func openBuild(commonDir, build string) *Store {
 	return &Store{state: filepath.Join(commonDir, "gitwarrant"), dir: Dir(commonDir), build: build}
 }
 
@@ -160,14 +165,15 @@ func (s *Store) Put(path string, sum [32]byte, enc []byte) {
 	}
 	b := make([]byte, 0, len(header)+len(s.build)+1+len(enc))
 	b = append(append(append(append(b, header...), s.build...), '\n'), enc...)
-	if fsx.WriteReplace(s.entryPath(path, sum), b, 0o644) == nil {
-		s.prune()
+	p := s.entryPath(path, sum)
+	if fsx.WriteReplace(p, b, 0o644) == nil {
+		s.prune(filepath.Base(p))
 	}
 }
 
 // prune removes the oldest entries, down to half of MaxEntries, once the
-// folder holds more than MaxEntries.
-func (s *Store) prune() {
+// folder holds more than MaxEntries; keep, just written, stays.
+func (s *Store) prune(keep string) {
 	ents, err := os.ReadDir(s.dir)
 	if err != nil || len(ents) <= MaxEntries {
 		return
@@ -178,7 +184,7 @@ func (s *Store) prune() {
 	}
 	var all []aged
 	for _, e := range ents {
-		if info, err := e.Info(); err == nil {
+		if info, err := e.Info(); err == nil && e.Name() != keep {
 			all = append(all, aged{e.Name(), info.ModTime().UnixNano()})
 		}
 	}
