@@ -179,27 +179,21 @@ func TestParseCacheLinkedFolder(t *testing.T) {
 	r.want("the forged entry through a linked folder", loops.Ask)
 }
 
-// forgeEntry writes, under the narrow version's entry name, the wide
-// version's parse labelled with the narrow version's bytes.
+// forgeEntry keeps, as the narrow version's parse, the wide version's
+// parse labelled with the narrow version's bytes; it returns the file.
 func forgeEntry(t *testing.T, r *cacheRepo, name string) []byte {
 	t.Helper()
 	wide, err := loops.Parse(r.file, []byte(wideLoop))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(r.store, name)
-	b, err := os.ReadFile(p)
+	sum := loops.ParseSum([]byte(narrowLoop))
+	parsecache.Open(filepath.Join(r.root, ".git")).Put(r.file, sum, loops.EncodeParsed(wide, sum))
+	b, err := os.ReadFile(filepath.Join(r.store, name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	head := b[:strings.IndexByte(string(b), '\n')+1]
-	rest := b[len(head):]
-	head = append(head, rest[:strings.IndexByte(string(rest), '\n')+1]...)
-	forged := append(head, loops.EncodeParsed(wide, loops.ParseSum([]byte(narrowLoop)))...)
-	if err := os.WriteFile(p, forged, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return forged
+	return b
 }
 
 // TestParseCacheUnusableFolder: a store that cannot be read or written

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/hook"
@@ -171,11 +172,15 @@ func ListPins(place Place, now time.Time) ([]SessionPin, error) {
 
 // namedLoop finds "use loop <name>" (or "use the <name> loop", "loop:
 // <name>") in a prompt: the way a person names a loop outright.
-var namedLoop = regexp.MustCompile(`(?i)\b(?:use\s+(?:the\s+)?loop\s+([a-z0-9][a-z0-9-]*)|use\s+the\s+([a-z0-9][a-z0-9-]*)\s+loop|loop:\s*([a-z0-9][a-z0-9-]*))`)
+// Compiled on first use: only the prompt hook needs it, and compiling it
+// at start-up was a share of every PreToolUse decision.
+var namedLoop = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:use\s+(?:the\s+)?loop\s+([a-z0-9][a-z0-9-]*)|use\s+the\s+([a-z0-9][a-z0-9-]*)\s+loop|loop:\s*([a-z0-9][a-z0-9-]*))`)
+})
 
 // NamedLoop returns the loop a prompt names outright, or "".
 func NamedLoop(prompt string) string {
-	m := namedLoop.FindStringSubmatch(prompt)
+	m := namedLoop().FindStringSubmatch(prompt)
 	if m == nil {
 		return ""
 	}

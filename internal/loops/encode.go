@@ -14,8 +14,8 @@ import (
 // its head. DecodeParsed takes it only for that very path and those very
 // bytes; the bytes themselves, their digest and blob id are never read
 // from it but taken from the file just read, and each typed entry is
-// parsed again from its text (ParseTyped is a few microseconds), so the
-// encoding holds no compiled matcher whose shape could drift.
+// compiled again from its text when it is first used, so the encoding
+// holds no compiled matcher whose shape could drift.
 //
 // Why hand-rolled: a hook process decodes a handful of loops once, so the
 // cost that counts is a cold decode. BenchmarkDecodeParsed (2-CPU VM,
@@ -114,19 +114,10 @@ func decodeParsed(path string, data []byte, sum [32]byte, enc []byte) (*Loop, er
 	if d.bad || len(d.b) != 0 {
 		return nil, ErrNotParsed
 	}
-	// Parse compiles each warrant entry that looks typed (checkTyped); the
-	// same text compiles to the same entry, so it is compiled again here
-	// rather than trusted from the encoding.
-	for _, name := range Lists {
-		items := l.Warrant.List(name)
-		for i := range items {
-			t, err := ParseTyped(items[i].Text)
-			if err != nil {
-				return nil, ErrNotParsed
-			}
-			items[i].typed = t
-		}
-	}
+	// Each warrant entry's typed form is left to be compiled from its text
+	// when first asked for (TypedIn), as for an Item built in code: the
+	// same text compiles to the same entry, and Parse accepted every one
+	// of them. Routing a prompt over every loop never asks.
 	return l, nil
 }
 

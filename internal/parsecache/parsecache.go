@@ -41,8 +41,10 @@ const MaxEntries = 512
 // its file, and a loop file is at most loops.MaxFileSize.
 const maxEntrySize = 4 * loops.MaxFileSize
 
-// header opens every entry file, before the build id and the encoding.
-var header = []byte("gitwarrant parse cache 1\n")
+// header opens every entry file; then come the build id and a newline,
+// the SHA-256 of the encoding (so a damaged file is a miss, whatever
+// byte it lost) and the encoding.
+var header = []byte("gitwarrant parse cache 2\n")
 
 // Dir returns the folder of a repository's entries.
 func Dir(commonDir string) string { return filepath.Join(commonDir, "gitwarrant", Folder) }
@@ -129,8 +131,12 @@ func (s *Store) Get(path string, sum [32]byte) []byte {
 	if !ok {
 		return nil
 	}
-	build, enc, ok := bytes.Cut(rest, []byte{'\n'})
-	if !ok || string(build) != s.build {
+	build, rest, ok := bytes.Cut(rest, []byte{'\n'})
+	if !ok || string(build) != s.build || len(rest) < sha256.Size {
+		return nil
+	}
+	enc := rest[sha256.Size:]
+	if sum := sha256.Sum256(enc); !bytes.Equal(sum[:], rest[:sha256.Size]) {
 		return nil
 	}
 	return enc
@@ -163,8 +169,10 @@ func (s *Store) Put(path string, sum [32]byte, enc []byte) {
 	if !s.usable(true) {
 		return
 	}
-	b := make([]byte, 0, len(header)+len(s.build)+1+len(enc))
-	b = append(append(append(append(b, header...), s.build...), '\n'), enc...)
+	check := sha256.Sum256(enc)
+	b := make([]byte, 0, len(header)+len(s.build)+1+len(check)+len(enc))
+	b = append(append(append(b, header...), s.build...), '\n')
+	b = append(append(b, check[:]...), enc...)
 	p := s.entryPath(path, sum)
 	if fsx.WriteReplace(p, b, 0o644) == nil {
 		s.prune(filepath.Base(p))

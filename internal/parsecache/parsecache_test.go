@@ -79,6 +79,10 @@ func TestDamagedEntriesAreMisses(t *testing.T) {
 	s := openBuild(t.TempDir(), "b")
 	s.Put("/r/x.loop.md", sumA, []byte("x"))
 	p := s.entryPath("/r/x.loop.md", sumA)
+	good, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, write := range map[string]func() error{
 		"truncated": func() error { return os.WriteFile(p, header[:5], 0o644) },
 		"no build":  func() error { return os.WriteFile(p, header, 0o644) },
@@ -86,8 +90,22 @@ func TestDamagedEntriesAreMisses(t *testing.T) {
 			return os.WriteFile(p, append(append(bytes.Clone(header), "b\n"...), make([]byte, maxEntrySize)...), 0o644)
 		},
 		"a folder": func() error { os.Remove(p); return os.Mkdir(p, 0o755) },
+		"a byte changed": func() error {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			b[len(b)-1] ^= 1
+			return os.WriteFile(p, b, 0o644)
+		},
 	} {
 		os.RemoveAll(p)
+		if err := os.WriteFile(p, good, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if name == "a folder" {
+			os.Remove(p)
+		}
 		if err := write(); err != nil {
 			t.Fatal(err)
 		}

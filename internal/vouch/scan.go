@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gitwarrant/gitwarrant/internal/buildid"
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/fsx"
 	"github.com/gitwarrant/gitwarrant/internal/record"
@@ -251,8 +252,13 @@ func safeName(s string) string {
 }
 
 // buildID names this binary's build, so a cache made by another build of
-// gitwarrant (whose parsing or verification may differ) is never read.
+// gitwarrant (whose parsing or verification may differ) is never read: the
+// Go build id the linker stamps (docs/performance.md#the-build-id), else
+// the build information and the executable's path, size and time.
 var buildID = sync.OnceValue(func() string {
+	if id, err := buildid.Self(); err == nil {
+		return "go:" + id
+	}
 	h := sha256.New()
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		h.Write([]byte(bi.String()))
