@@ -151,11 +151,11 @@ func TestDecodeParsedRefusesAnythingElse(t *testing.T) {
 	wrongFormat := bytes.Clone(enc)
 	wrongFormat[len(encodeMagic)]++
 	cases := map[string]func() (*Loop, error){
-		"other bytes":               func() (*Loop, error) { return DecodeParsed(path, other, enc) },
-		"another path":              func() (*Loop, error) { return DecodeParsed("x/fix-bug-on-branch"+FileSuffix, data, enc) },
-		"another format":            func() (*Loop, error) { return DecodeParsed(path, data, wrongFormat) },
-		"a byte more":               func() (*Loop, error) { return DecodeParsed(path, data, append(bytes.Clone(enc), 0)) },
-		"not an encoding":           func() (*Loop, error) { return DecodeParsed(path, data, data) },
+		"other bytes":     func() (*Loop, error) { return DecodeParsed(path, other, enc) },
+		"another path":    func() (*Loop, error) { return DecodeParsed("x/fix-bug-on-branch"+FileSuffix, data, enc) },
+		"another format":  func() (*Loop, error) { return DecodeParsed(path, data, wrongFormat) },
+		"a byte more":     func() (*Loop, error) { return DecodeParsed(path, data, append(bytes.Clone(enc), 0)) },
+		"not an encoding": func() (*Loop, error) { return DecodeParsed(path, data, data) },
 	}
 	for name, f := range cases {
 		if got, err := f(); err != ErrNotParsed || got != nil {
