@@ -187,9 +187,10 @@ func decide(env Env, o Options, data []byte, readErr error) Answer {
 
 // loops is the parse cache a decision in place loads through: the
 // long-lived one, else one backed by the repository's kept parses, else
-// none.
+// none. A repository gitwarrant refuses to write into
+// (docs/design.md#repositories-gitwarrant-refuses) keeps none.
 func (e Env) loops(place Place) *loops.Cache {
-	if e.Loops != nil || e.ParseStore == nil || place.Repo == nil {
+	if e.Loops != nil || e.ParseStore == nil || place.Repo == nil || place.Repo.CheckFormat() != nil {
 		return e.Loops
 	}
 	if s := e.ParseStore(place.Repo.CommonDir); s != nil {

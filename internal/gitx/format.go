@@ -45,3 +45,7 @@ func checkFormat(commonDir string) error {
 	}
 	return nil
 }
+
+// CheckFormat is Discover's format check for a repository Locate found:
+// nil when gitwarrant may write into it.
+func (r *Repo) CheckFormat() error { return checkFormat(r.CommonDir) }
