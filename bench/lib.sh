@@ -91,3 +91,28 @@ record_repo() {
   gitwarrant init >/dev/null
   gitwarrant new appeal --template insurance-appeal >/dev/null
 }
+
+# interleave_aims <json> <floor> <aim>…: one line per aim from bench/
+# interleave's -json medians, net of the floor command (the shell's own
+# start-up). An aim is "name|reference|limit": name / reference, in wall
+# time (judged) and in CPU time (shown: waiting for a CPU on a shared
+# machine does not inflate it).
+interleave_aims() {
+  json=$1 floor=$2
+  shift 2
+  awk -v floor="$floor" -v aims="$(printf '%s\n' "$@")" '
+    /"Name":/ { v = $0; sub(/.*"Name": *"/, "", v); sub(/".*/, "", v); name = v }
+    /"wall_ms":/ { v = $0; sub(/.*: */, "", v); sub(/,.*/, "", v); wall[name] = v }
+    /"cpu_ms":/ { v = $0; sub(/.*: */, "", v); sub(/,.*/, "", v); cpu[name] = v }
+    END {
+      k = split(aims, lines, "\n")
+      for (i = 1; i <= k; i++) {
+        if (lines[i] == "") continue
+        split(lines[i], a, "|")
+        if (!(a[1] in wall) || !(a[2] in wall)) continue
+        r = (wall[a[1]] - wall[floor]) / (wall[a[2]] - wall[floor])
+        rc = (cpu[a[1]] - cpu[floor]) / (cpu[a[2]] - cpu[floor])
+        printf "aim: %-10s / %-10s = %.2f× wall, %.2f× CPU (limit %s) %s\n", a[1], a[2], r, rc, a[3], (r <= a[3] ? "MET" : "MISSED")
+      }
+    }' "$json"
+}
