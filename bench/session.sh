@@ -34,6 +34,10 @@ JSON
 "$gws" hook claude --event prompt --default-loop cut-release < "$prompt" >/dev/null
 echo "loops: $(ls .gitwarrant/loops | wc -l); pin: $(cat .git/gitwarrant/sessions/8c1f.json)" >&2
 echo "sanity: $("$gws" hook claude --default-loop cut-release --no-record < "$pl")" >&2
+# cold runs on a copy, so that emptying its parse cache leaves the other
+# commands' cache as it is.
+cp -r "$repo" "$work/cold"
+sed "s#$repo#$work/cold#" "$pl" > "$work/cold.json"
 (cd "$here" && go build -o "$work/interleave" ./bench/interleave)
 "$work/interleave" -runs "$runs" -warmup 5 -stdin "$pl" -floor floor -ref pinned -json "$work/m.json" \
   "floor=:" \
@@ -41,6 +45,6 @@ echo "sanity: $("$gws" hook claude --default-loop cut-release --no-record < "$pl
   "pinned=$gws hook claude --loop fix-bug-on-branch --no-record" \
   "session=$gws hook claude --default-loop cut-release --no-record" \
   "prompt=$gws hook claude --event prompt --default-loop cut-release < $prompt" \
-  "cold=rm -rf .git/gitwarrant/parse; $gws hook claude --loop fix-bug-on-branch --no-record"
+  "cold=rm -rf $work/cold/.git/gitwarrant/parse; $gws hook claude --loop fix-bug-on-branch --no-record < $work/cold.json"
 echo
 interleave_aims "$work/m.json" floor "prompt|pinned|1.1" "session|pinned|1.1" "pinned|git|1.8"
