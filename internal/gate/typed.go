@@ -2,6 +2,7 @@ package gate
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/hook"
@@ -33,18 +34,41 @@ func TypedDecision(l *loops.Loop, c *Call, te typed.Env) typed.Decision {
 
 // typedDecision is TypedDecision with the typed entries already compiled.
 func typedDecision(tw *loops.TypedWarrant, c *Call, te typed.Env) typed.Decision {
+	return decideUnits(tw, callUnits(c, te))
+}
+
+// unitSet is a call's typed units (docs/typed-entries.md), the same under
+// every loop; ok is false when tool_input is not an object.
+type unitSet struct {
+	list []typed.Unit
+	ok   bool
+}
+
+// callUnits reads the call into its typed units: the tool's own and those
+// of each script it runs.
+func callUnits(c *Call, te typed.Env) unitSet {
 	var in map[string]any
 	if json.Unmarshal(c.Payload.ToolInput, &in) != nil {
-		return typed.Decision{Verdict: loops.Ask, Rule: "opaque: tool_input is not an object"}
+		return unitSet{}
 	}
 	te = te.Resolved()
-	units := typed.Units(c.Payload.ToolName, in, te)
+	list := typed.Units(c.Payload.ToolName, in, te)
 	for _, sc := range c.scripts {
 		se := te
 		se.Cwd = sc.dir
-		units = append(units, typed.ScriptUnits(sc.script, sc.path, se)...)
+		list = append(list, typed.ScriptUnits(sc.script, sc.path, se)...)
 	}
-	return typed.Decide(tw, units)
+	return unitSet{list: list, ok: true}
+}
+
+// decideUnits decides u under tw. typed.Decide rewrites the units it is
+// given (a wrapper takes the kind of what it runs), so it gets a copy:
+// the same units are decided under every loop the screen reads.
+func decideUnits(tw *loops.TypedWarrant, u unitSet) typed.Decision {
+	if !u.ok {
+		return typed.Decision{Verdict: loops.Ask, Rule: "opaque: tool_input is not an object"}
+	}
+	return typed.Decide(tw, slices.Clone(u.list))
 }
 
 // TypedAllower is the Allower every surface passes in Env: a call is

@@ -88,7 +88,8 @@ func decideWarrant(env Env, o Options, place Place, c *Call) Answer {
 // strongest verdict wins whatever order the loops sort in: a baseline's
 // ask must not hide another loop's never.
 func screenAll(env Env, o Options, place Place, c *Call, ls []*loops.Loop) (Answer, bool) {
-	te := typedEnv(c, place, env)
+	// The call's units are read once: they do not depend on the loop.
+	u := callUnits(c, typedEnv(c, place, env))
 	for _, list := range []string{"never", "ask"} {
 		for _, l := range ls {
 			w := &loops.Warrant{}
@@ -96,7 +97,7 @@ func screenAll(env Env, o Options, place Place, c *Call, ls []*loops.Loop) (Answ
 			if r, hit := loops.Screen(w.Natural(), c.Texts); hit {
 				return decided(o, place, c, l, r), true
 			}
-			if r, hit := typedStop(typedDecision(w.Typed(), c, te)); hit {
+			if r, hit := typedStop(decideUnits(w.Typed(), u)); hit {
 				return decided(o, place, c, l, r), true
 			}
 		}

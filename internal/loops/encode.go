@@ -114,10 +114,18 @@ func decodeParsed(path string, data []byte, sum [32]byte, enc []byte) (*Loop, er
 	if d.bad || len(d.b) != 0 {
 		return nil, ErrNotParsed
 	}
-	// Each warrant entry's typed form is left to be compiled from its text
-	// when first asked for (TypedIn), as for an Item built in code: the
-	// same text compiles to the same entry, and Parse accepted every one
-	// of them. Routing a prompt over every loop never asks.
+	// Each warrant entry's typed form is compiled from its text when first
+	// asked for (TypedIn): the same text compiles to the same entry, and
+	// Parse accepted every one of them. Routing a prompt over every loop
+	// never asks.
+	for _, name := range Lists {
+		items := l.Warrant.List(name)
+		for i := range items {
+			if LooksTyped(items[i].Text) {
+				items[i].lazy = &lazyTyped{}
+			}
+		}
+	}
 	return l, nil
 }
 

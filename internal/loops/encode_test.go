@@ -81,7 +81,7 @@ func withoutTyped(l *Loop) *Loop {
 	for _, name := range Lists {
 		items := slices.Clone(m.Warrant.List(name))
 		for i := range items {
-			items[i].typed = nil
+			items[i].typed, items[i].lazy = nil, nil
 		}
 		m.Warrant.SetList(name, items)
 	}

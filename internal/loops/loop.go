@@ -5,6 +5,7 @@ package loops
 
 import (
 	"fmt"
+	"sync"
 )
 
 // EngineVersion identifies the matching engine. It is stored in every check
@@ -59,6 +60,24 @@ type Item struct {
 	// decision does not parse the same text again. Never mutated: TypedIn
 	// hands out copies.
 	typed *Typed
+	// lazy, when typed is nil, compiles the typed entry on first use,
+	// shared by every copy of the item: a parse read back from the parse
+	// cache (docs/performance.md#the-parse-cache) leaves compiling to the
+	// entries a decision asks for, and a parent's entries folded into many
+	// children are compiled once.
+	lazy *lazyTyped
+}
+
+// lazyTyped is an item's typed entry, compiled on first use.
+type lazyTyped struct {
+	once sync.Once
+	t    *Typed
+}
+
+// get compiles text once; nil when it is not a typed entry.
+func (z *lazyTyped) get(text string) *Typed {
+	z.once.Do(func() { z.t, _ = ParseTyped(text) })
+	return z.t
 }
 
 // Warrant holds the six warrant lists.

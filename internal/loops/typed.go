@@ -185,6 +185,9 @@ func (w *Warrant) TypedIn(lists ...string) []*Typed {
 	for _, name := range lists {
 		for _, it := range w.List(name) {
 			t := it.typed
+			if t == nil && it.lazy != nil {
+				t = it.lazy.get(it.Text)
+			}
 			if t != nil {
 				cp := *t
 				t = &cp
