@@ -3,8 +3,8 @@
 # each figure against what Git or coreutils does in the same run:
 #
 #   git commit of one small file, hooks installed  vs  git commit --no-verify
-#     (aim: within 1.5x plus 15 ms), with no new entries and with one
-#     check before each commit
+#     (aims, issue 26: 1.5x with no new entries; 1.8x with one check before
+#     each commit, which the commit carries)
 #   record verify                 vs  sha256sum of the work-tree chain bytes
 #     (aim: 1.5x)
 #   record log -n 20              (aim: under 50 ms)
@@ -96,14 +96,14 @@ ratio_table "$work/all.csv" "git commit --no-verify" \
 awk -F, 'NR > 1 { m[$1] = $4 * 1000; cpu[$1] = ($5 + $6) * 1000 } END {
   for (k in cpu) printf "cpu: %-42s %.1f ms\n", k, cpu[k]
   a = cpu["git commit (hooks)"]; b = cpu["git commit --no-verify"]
-  printf "aim (cpu): commit with hooks %.1f ms <= 1.5 x %.1f + 15 = %.1f ms %s\n", a, b, 1.5 * b + 15, (a <= 1.5 * b + 15 ? "MET" : "MISSED")
+  printf "aim (cpu): commit with hooks %.1f ms <= 1.5 x %.1f ms: %.2fx %s\n", a, b, a / b, (a <= 1.5 * b ? "MET" : "MISSED")
   a = cpu["git commit (hooks; after a check)"]; b = cpu["git commit --no-verify (after a check)"]
-  printf "aim (cpu): commit with hooks after a check %.1f ms <= 1.5 x %.1f + 15 = %.1f ms %s\n", a, b, 1.5 * b + 15, (a <= 1.5 * b + 15 ? "MET" : "MISSED")
+  printf "aim (cpu): commit with hooks after a check %.1f ms <= 1.8 x %.1f ms: %.2fx %s\n", a, b, a / b, (a <= 1.8 * b ? "MET" : "MISSED")
   printf "aim (cpu): record verify %.0f ms <= 1.5 x sha256sum %.0f ms %s\n", cpu["record verify"], cpu["sha256sum of the chain files"], (cpu["record verify"] <= 1.5 * cpu["sha256sum of the chain files"] ? "MET" : "MISSED")
   a = m["git commit (hooks)"]; b = m["git commit --no-verify"]
-  printf "aim: commit with hooks %.1f ms <= 1.5 x %.1f + 15 = %.1f ms %s\n", a, b, 1.5 * b + 15, (a <= 1.5 * b + 15 ? "MET" : "MISSED")
+  printf "aim: commit with hooks %.1f ms <= 1.5 x %.1f ms: %.2fx %s\n", a, b, a / b, (a <= 1.5 * b ? "MET" : "MISSED")
   a = m["git commit (hooks; after a check)"]; b = m["git commit --no-verify (after a check)"]
-  printf "aim: commit with hooks after a check %.1f ms <= 1.5 x %.1f + 15 = %.1f ms %s\n", a, b, 1.5 * b + 15, (a <= 1.5 * b + 15 ? "MET" : "MISSED")
+  printf "aim: commit with hooks after a check %.1f ms <= 1.8 x %.1f ms: %.2fx %s\n", a, b, a / b, (a <= 1.8 * b ? "MET" : "MISSED")
   printf "aim: record log -n 20 %.1f ms < 50 ms %s\n", m["record log -n 20"], (m["record log -n 20"] < 50 ? "MET" : "MISSED")
 }' "$work/all.csv"
 for c in "record verify" "record log -n 20" "record log"; do

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -286,10 +287,62 @@ func TestVerifyParallelAgreesWithVerify(t *testing.T) {
 	for name, data := range variants {
 		want := Verify(strings.NewReader(data), "x")
 		got := VerifyParallel(strings.NewReader(data), "x", 1, Genesis)
-		if got.Entries != want.Entries || got.Head != want.Head || (got.Break == nil) != (want.Break == nil) ||
-			(got.Break != nil && (*got.Break != *want.Break)) || got.Unterminated != want.Unterminated {
-			t.Errorf("%s: parallel %+v %+v, sequential %+v %+v", name, got, got.Break, want, want.Break)
+		sameReport(t, name, got, want)
+	}
+}
+
+func sameReport(t *testing.T, name string, got, want *Report) {
+	t.Helper()
+	if got.Entries != want.Entries || got.Head != want.Head || (got.Break == nil) != (want.Break == nil) ||
+		(got.Break != nil && (*got.Break != *want.Break)) || got.Unterminated != want.Unterminated {
+		t.Errorf("%s: parallel %d entries, head %s, %+v; sequential %d, %s, %+v",
+			name, got.Entries, got.Head, got.Break, want.Entries, want.Head, want.Break)
+	}
+}
+
+// TestParallelVerifierWrittenInPieces: a chain written to a
+// ParallelVerifier in pieces of any size — a byte, a line and a half, a
+// chunk, a segment, more than a block — gives the sequential report, on
+// chains long enough that block buffers are reused many times (a link
+// checked against a reused buffer would break the intact chain), with a
+// break after many reused blocks, and a read error in the middle.
+func TestParallelVerifierWrittenInPieces(t *testing.T) {
+	lines := sealedLines(t, 40000) // ~9 MB
+	intact := strings.Join(lines, "\n") + "\n"
+	bad := append([]string(nil), lines...)
+	bad[33000] = strings.Replace(bad[33000], `"prev":"sha256:`, `"prev":"sha256:0`, 1)
+	edited := append([]string(nil), lines...)
+	edited[39000] = strings.Replace(edited[39000], "email number", "email numbr", 1)
+	variants := map[string]string{
+		"intact":       intact,
+		"bad prev":     strings.Join(bad, "\n") + "\n",
+		"edited":       strings.Join(edited, "\n") + "\n",
+		"unterminated": strings.TrimSuffix(intact, "\n"),
+		"long line":    strings.Join(lines[:100], "\n") + "\n" + strings.Repeat("x", MaxLine+10) + "\n" + strings.Join(lines[100:], "\n") + "\n",
+	}
+	for name, data := range variants {
+		want := Verify(strings.NewReader(data), "x")
+		for _, piece := range []int{1 << 20 * 3, 1 << 20, 900_000, 60_000, 347, 1} {
+			if piece == 1 && len(data) > 3<<20 {
+				continue // byte by byte only where it is quick
+			}
+			v := NewParallelVerifier("x", 1, Genesis)
+			for rest := data; len(rest) > 0; {
+				k := min(piece, len(rest))
+				if n, err := v.Write([]byte(rest[:k])); n != k || err != nil {
+					t.Fatalf("%s: Write = %d, %v", name, n, err)
+				}
+				rest = rest[k:]
+			}
+			sameReport(t, fmt.Sprintf("%s in pieces of %d", name, piece), v.Close(), want)
 		}
+	}
+	short := strings.Join(lines[:1000], "\n") + "\n"
+	v := NewParallelVerifier("x", 1, Genesis)
+	v.Write([]byte(short + lines[1000][:50]))
+	got := v.CloseWithError(errors.New("disk on fire"))
+	if got.Entries != 1000 || got.Break == nil || got.Break.Reason != ReasonReadError || got.Break.Seq != 1001 || got.Break.Line != 1001 {
+		t.Fatalf("read error after 1000 entries: %+v %+v", got, got.Break)
 	}
 }
 

@@ -101,15 +101,18 @@ func MainWith(ctx context.Context, app *App, args []string, only ...func(*App) *
 		return Render(app.IO.Err, runHookClaude(app, nil, args[2:]))
 	}
 	if len(only) == 0 && len(args) >= 1 && !asksHelp(args) {
-		// The warrant diff and the CI gate run on every pull request: the
-		// rest of the command tree is not built for them (about 40 page
-		// faults of a diff's ~900, bench/diff.sh). Help still shows the
-		// whole tree.
+		// The warrant diff and the CI gate run on every pull request, the
+		// git hooks on every commit: the rest of the command tree is not
+		// built for them (about 40 page faults of a diff's ~900,
+		// bench/diff.sh; about 30 of a pre-commit's ~800). Help still
+		// shows the whole tree.
 		switch args[0] {
 		case "diff":
 			only = []func(*App) *cobra.Command{newDiffCmd}
 		case "ci":
 			only = []func(*App) *cobra.Command{newCICmd}
+		case "hook":
+			only = []func(*App) *cobra.Command{newHookCmd}
 		}
 	}
 	root := NewRootCmd(app, only...)

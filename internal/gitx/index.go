@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -368,48 +369,115 @@ func (ix *Index) invalidate(name string) {
 // out, invalidating it when onPath, and its child named path[0] when
 // path has more than one element. It returns the rest of b.
 func invalidateTree(b []byte, out *bytes.Buffer, path []string, onPath bool) ([]byte, error) {
-	nul := bytes.IndexByte(b, 0)
-	if nul < 0 {
-		return nil, ErrIndexFallback
+	n, b, err := readCacheNode(b)
+	if err != nil {
+		return nil, err
 	}
-	name := b[:nul]
-	b = b[nul+1:]
-	nl := bytes.IndexByte(b, '\n')
-	if nl < 0 {
-		return nil, ErrIndexFallback
-	}
-	var count, subs int
-	if _, err := fmt.Sscanf(string(b[:nl]), "%d %d", &count, &subs); err != nil {
-		return nil, ErrIndexFallback
-	}
-	b = b[nl+1:]
-	var oid []byte
-	if count >= 0 {
-		if len(b) < 20 {
-			return nil, ErrIndexFallback
-		}
-		oid, b = b[:20], b[20:]
-	}
-	out.Write(name)
+	out.Write(n.name)
 	out.WriteByte(0)
 	if onPath {
-		fmt.Fprintf(out, "-1 %d\n", subs)
+		fmt.Fprintf(out, "-1 %d\n", n.subs)
 	} else {
-		fmt.Fprintf(out, "%d %d\n", count, subs)
-		out.Write(oid)
+		fmt.Fprintf(out, "%d %d\n", n.count, n.subs)
+		out.Write(n.oid)
 	}
-	for range subs {
+	for range n.subs {
 		child := len(path) > 1 && onPath && bytes.IndexByte(b, 0) >= 0 && string(b[:bytes.IndexByte(b, 0)]) == path[0]
 		var rest []string
 		if child {
 			rest = path[1:]
 		}
-		var err error
 		if b, err = invalidateTree(b, out, rest, child); err != nil {
 			return nil, err
 		}
 	}
 	return b, nil
+}
+
+// cacheNode is one node of the index's cache-tree (the TREE extension):
+// a directory, how many index entries it covers (-1: invalidated since
+// Git last wrote its tree), how many subdirectory nodes follow it, and
+// its tree id when valid.
+type cacheNode struct {
+	name        []byte
+	count, subs int
+	oid         []byte
+}
+
+// readCacheNode reads the node at the start of b (not its subtrees) and
+// returns the rest of b.
+func readCacheNode(b []byte) (cacheNode, []byte, error) {
+	var n cacheNode
+	nul := bytes.IndexByte(b, 0)
+	if nul < 0 {
+		return n, nil, ErrIndexFallback
+	}
+	n.name, b = b[:nul], b[nul+1:]
+	nl := bytes.IndexByte(b, '\n')
+	sp := bytes.IndexByte(b[:max(nl, 0)], ' ')
+	if nl < 0 || sp < 0 {
+		return n, nil, ErrIndexFallback
+	}
+	var err1, err2 error
+	n.count, err1 = strconv.Atoi(string(b[:sp]))
+	n.subs, err2 = strconv.Atoi(string(b[sp+1 : nl]))
+	if err1 != nil || err2 != nil || n.subs < 0 {
+		return n, nil, ErrIndexFallback
+	}
+	b = b[nl+1:]
+	if n.count >= 0 {
+		if len(b) < 20 {
+			return n, nil, ErrIndexFallback
+		}
+		n.oid, b = b[:20], b[20:]
+	}
+	return n, b, nil
+}
+
+// skipCacheNode returns b after the node at its start and its subtrees.
+func skipCacheNode(b []byte) ([]byte, error) {
+	n, b, err := readCacheNode(b)
+	for i := 0; err == nil && i < n.subs; i++ {
+		b, err = skipCacheNode(b)
+	}
+	return b, err
+}
+
+// CachedTree returns the tree id the index's cache-tree holds for dir
+// (slash-separated, relative to the root), when Git left it valid: every
+// index entry under dir is unchanged since Git wrote that tree, so it is
+// the tree `git commit` writes for dir without recomputing it. ok is
+// false when there is no valid node for dir (or no cache-tree).
+func (ix *Index) CachedTree(dir string) (id plumbing.Hash, ok bool) {
+	b := ix.tree
+	var path []string
+	if d := strings.Trim(dir, "/"); d != "" {
+		path = strings.Split(d, "/")
+	}
+	for b != nil {
+		n, rest, err := readCacheNode(b)
+		if err != nil {
+			return id, false
+		}
+		if len(path) == 0 {
+			if n.count < 0 {
+				return id, false
+			}
+			copy(id[:], n.oid)
+			return id, true
+		}
+		b = nil
+		for range n.subs {
+			if nul := bytes.IndexByte(rest, 0); nul >= 0 && string(rest[:nul]) == path[0] {
+				b, path = rest, path[1:]
+				break
+			}
+			if rest, err = skipCacheNode(rest); err != nil {
+				return id, false
+			}
+		}
+	}
+	return id, false
 }
 
 // TreeFile is a file in a commit's tree.
@@ -422,34 +490,43 @@ type TreeFile struct {
 // root) in commit c's tree, by path relative to the root; a path that is
 // a file is listed alone, a missing one gives none.
 func (r *Repo) FilesAt(c, dir string) (map[string]TreeFile, error) {
+	out := map[string]TreeFile{}
+	te, ok, err := r.EntryAt(c, dir)
+	if err != nil || !ok {
+		return out, err
+	}
+	if te.Mode != 0o40000 {
+		out[dir] = te
+		return out, nil
+	}
+	return out, r.walkTree(te.ID, strings.Trim(dir, "/")+"/", out)
+}
+
+// EntryAt returns the entry at path (slash-separated, relative to the
+// root) in commit c's tree — a file, or a directory's tree — reading only
+// the trees on the way; ok is false when there is none.
+func (r *Repo) EntryAt(c, path string) (te TreeFile, ok bool, err error) {
 	if !plumbing.IsHash(c) {
-		return nil, fmt.Errorf("%q is not a commit id", c)
+		return te, false, fmt.Errorf("%q is not a commit id", c)
 	}
 	ci, err := r.readCommit(plumbing.NewHash(c))
 	if err != nil {
-		return nil, err
+		return te, false, err
 	}
-	out := map[string]TreeFile{}
-	h := ci.TreeHash
-	parts := strings.Split(strings.Trim(dir, "/"), "/")
-	for i, part := range parts {
-		es, err := r.treeModes(h)
-		if err != nil {
-			return nil, err
-		}
-		te, ok := es[part]
-		if !ok {
-			return out, nil
-		}
+	te = TreeFile{Mode: 0o40000, ID: ci.TreeHash}
+	for _, part := range strings.Split(strings.Trim(path, "/"), "/") {
 		if te.Mode != 0o40000 {
-			if i == len(parts)-1 {
-				out[dir] = te
-			}
-			return out, nil
+			return TreeFile{}, false, nil
 		}
-		h = te.ID
+		es, err := r.treeModes(te.ID)
+		if err != nil {
+			return TreeFile{}, false, err
+		}
+		if te, ok = es[part]; !ok {
+			return TreeFile{}, false, nil
+		}
 	}
-	return out, r.walkTree(h, strings.Trim(dir, "/")+"/", out)
+	return te, true, nil
 }
 
 func (r *Repo) walkTree(h plumbing.Hash, prefix string, out map[string]TreeFile) error {

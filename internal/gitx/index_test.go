@@ -164,3 +164,72 @@ func TestIndexClean(t *testing.T) {
 		t.Fatalf("deleted file: clean %v ok %v", clean, ok)
 	}
 }
+
+// TestCachedTreeIsGits: the cache-tree node the index holds for a folder
+// is valid exactly when Git would commit it without recomputing it, and
+// then it is the tree Git writes (`git write-tree`, HEAD after a commit);
+// staging a file, by Git or in process, invalidates the nodes on its way
+// and only those; a folder the cache-tree does not hold is not found.
+func TestCachedTreeIsGits(t *testing.T) {
+	r := newRepo(t)
+	for _, f := range []string{"d/e/one.txt", "d/two.txt", "d/f/three.txt", "x/y.txt", "z.txt"} {
+		os.MkdirAll(filepath.Join(r.WorkTree, filepath.Dir(f)), 0o755)
+		os.WriteFile(filepath.Join(r.WorkTree, f), []byte(f+"\n"), 0o644)
+	}
+	run(t, r.WorkTree, "add", "-A")
+	run(t, r.WorkTree, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "tree")
+	dirs := []string{"", "d", "d/e", "d/f", "x"}
+	cached := func(dir string) (string, bool) {
+		t.Helper()
+		ix, err := r.ReadIndex()
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, ok := ix.CachedTree(dir)
+		return id.String(), ok
+	}
+	for _, d := range dirs {
+		want := run(t, r.WorkTree, "rev-parse", "HEAD:"+d)
+		if got, ok := cached(d); !ok || got != want {
+			t.Fatalf("after a commit, %q: cached %s %v, HEAD holds %s", d, got, ok, want)
+		}
+	}
+	for _, d := range []string{"d/none", "nothing", "d/two.txt", "d/e/one.txt"} {
+		if got, ok := cached(d); ok {
+			t.Fatalf("%q is no folder of the cache-tree, found %s", d, got)
+		}
+	}
+
+	os.WriteFile(filepath.Join(r.WorkTree, "d/e/one.txt"), []byte("changed\n"), 0o644)
+	run(t, r.WorkTree, "add", "d/e/one.txt")
+	for d, valid := range map[string]bool{"": false, "d": false, "d/e": false, "d/f": true, "x": true} {
+		if _, ok := cached(d); ok != valid {
+			t.Fatalf("after git add d/e/one.txt, %q valid: %v, want %v", d, ok, valid)
+		}
+	}
+	root := run(t, r.WorkTree, "write-tree") // Git recomputes the invalid nodes
+	for _, d := range dirs {
+		want := run(t, r.WorkTree, "rev-parse", root+":"+d)
+		if got, ok := cached(d); !ok || got != want {
+			t.Fatalf("after write-tree, %q: cached %s %v, Git wrote %s", d, got, ok, want)
+		}
+	}
+
+	ix, err := r.ReadIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(r.WorkTree, "x/new.txt")
+	os.WriteFile(path, []byte("new\n"), 0o644)
+	if err := r.Stage(ix, "x/new.txt", path, []byte("new\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Write(); err != nil {
+		t.Fatal(err)
+	}
+	for d, valid := range map[string]bool{"": false, "d": true, "d/e": true, "x": false} {
+		if _, ok := cached(d); ok != valid {
+			t.Fatalf("after staging x/new.txt in process, %q valid: %v, want %v", d, ok, valid)
+		}
+	}
+}

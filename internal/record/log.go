@@ -223,33 +223,85 @@ func (p *prefetchIter) stop() {
 	p.wg.Wait()
 }
 
-// tailMatching reads a source's tail in growing windows until it holds n
-// matching entries or the whole chain.
+// tailMatching reads a source's tail in growing windows — max(n, 64)
+// lines, then four times as many — until it holds n matching entries or
+// the whole chain. Every line of the windows read is decoded, so an
+// unparsable line among them is reported in either layout.
 func (r *Record) tailMatching(s Source, f LogFilter, n int64) ([]LoggedEntry, error) {
+	if s.Ref == nil {
+		return r.fileTailMatching(s, f, n)
+	}
+	if s.Ref.Lines == 0 {
+		return nil, nil
+	}
 	for window := max(n, 64); ; window *= 4 {
-		b, err := r.Tail(s, window)
+		b, err := r.repo.ReadRange(s.Ref, max(1, s.Ref.Lines-window+1), s.Ref.Lines)
 		if err != nil {
 			return nil, err
 		}
 		var out []LoggedEntry
-		lines := splitLines(b)
-		for _, l := range lines {
-			e, err := chain.DecodeEntry(bytes.TrimSuffix(l, []byte("\n")))
+		for _, l := range splitLines(b) {
+			e, err := decodeTail(s, l)
 			if err != nil {
-				return nil, fmt.Errorf("%s: unparsable entry (%v) — run `gitwarrant record verify`", s.Path, err)
+				return nil, err
 			}
 			if f.match(&e) {
 				out = append(out, LoggedEntry{Chain: s.Name, Entry: e})
 			}
 		}
-		all := s.Lines() >= 0 && window >= s.Lines() || int64(len(lines)) < window
-		if int64(len(out)) >= n || all {
+		if int64(len(out)) >= n || window >= s.Ref.Lines {
 			if int64(len(out)) > n {
 				out = out[int64(len(out))-n:]
 			}
 			return out, nil
 		}
 	}
+}
+
+// fileTailMatching is tailMatching for a file chain (docket's file, a
+// chain outside Git, a folder with no ref): its lines are read from the
+// end (chain.BackLines), so -n costs the tail's bytes, not the chain's,
+// and holds at most n entries.
+func (r *Record) fileTailMatching(s Source, f LogFilter, n int64) ([]LoggedEntry, error) {
+	bl := chain.NewBackLines(r.sourceFiles(s))
+	defer bl.Close()
+	var rev []LoggedEntry // the last matching entries, last first
+	read := int64(0)
+	for window := max(n, 64); int64(len(rev)) < n; window *= 4 {
+		for ; read < window; read++ {
+			l, err := bl.Prev()
+			if err == io.EOF {
+				return reverse(rev), nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			e, err := decodeTail(s, l)
+			if err != nil {
+				return nil, err
+			}
+			if int64(len(rev)) < n && f.match(&e) {
+				rev = append(rev, LoggedEntry{Chain: s.Name, Entry: e})
+			}
+		}
+	}
+	return reverse(rev), nil
+}
+
+// decodeTail decodes one line of a chain's tail.
+func decodeTail(s Source, l []byte) (chain.Entry, error) {
+	e, err := chain.DecodeEntry(bytes.TrimSuffix(l, []byte("\n")))
+	if err != nil {
+		return e, fmt.Errorf("%s: unparsable entry (%v) — run `gitwarrant record verify`", s.Path, err)
+	}
+	return e, nil
+}
+
+func reverse(es []LoggedEntry) []LoggedEntry {
+	for i, j := 0, len(es)-1; i < j; i, j = i+1, j-1 {
+		es[i], es[j] = es[j], es[i]
+	}
+	return es
 }
 
 type entryIter interface {

@@ -173,14 +173,7 @@ func (r *Record) WriteSource(s Source, w io.Writer) error {
 		segs, _, _ := listSegs(dir)
 		return r.feedRef(s.Ref, dir, coverFiles(segs), w, nil)
 	}
-	files := []string{r.abs(s.Path)}
-	if strings.HasSuffix(s.Path, "/") {
-		files = files[:0]
-		for _, f := range s.Files {
-			files = append(files, filepath.Join(r.abs(s.Path), f.Name))
-		}
-	}
-	for _, f := range files {
+	for _, f := range r.sourceFiles(s) {
 		fh, err := os.Open(f)
 		if err != nil {
 			return err
@@ -194,25 +187,17 @@ func (r *Record) WriteSource(s Source, w io.Writer) error {
 	return nil
 }
 
-// Tail returns the source's last n lines (all when it holds fewer),
-// reading only the chunks or files that hold them when it can.
-func (r *Record) Tail(s Source, n int64) ([]byte, error) {
-	if s.Ref != nil {
-		if s.Ref.Lines == 0 {
-			return nil, nil
-		}
-		return r.repo.ReadRange(s.Ref, max(1, s.Ref.Lines-n+1), s.Ref.Lines)
+// sourceFiles is a file chain's files, in order: the chain file, or a
+// folder's segment files.
+func (r *Record) sourceFiles(s Source) []string {
+	if !strings.HasSuffix(s.Path, "/") {
+		return []string{r.abs(s.Path)}
 	}
-	var buf bytes.Buffer
-	if err := r.WriteSource(s, &buf); err != nil {
-		return nil, err
+	var files []string
+	for _, f := range s.Files {
+		files = append(files, filepath.Join(r.abs(s.Path), f.Name))
 	}
-	b := buf.Bytes()
-	lines := splitLines(b)
-	if int64(len(lines)) > n {
-		lines = lines[int64(len(lines))-n:]
-	}
-	return bytes.Join(lines, nil), nil
+	return files
 }
 
 func (r *Record) abs(rel string) string {

@@ -35,12 +35,26 @@ func (r *Record) recordClean() bool {
 	if !ok {
 		return false
 	}
+	// When the index's cache-tree holds HEAD's tree for the record folder,
+	// the index holds exactly HEAD's files there — the tree `git commit`
+	// writes for it — and HEAD's trees are not read file by file.
+	sameDir := false
+	if id, ok := ix.CachedTree(recRel); ok {
+		te, ok, err := r.repo.EntryAt(head, recRel)
+		sameDir = err == nil && ok && te.Mode == 0o40000 && te.ID == id
+	}
+	tree := map[string]gitx.TreeFile{}
+	if !sameDir {
+		if tree, err = r.repo.FilesAt(head, recRel); err != nil {
+			return false
+		}
+	}
+	want := len(tree)
+	if sameDir {
+		want += len(entries)
+	}
 	if e := ix.Find(legacy); e != nil {
 		entries = append(entries, e)
-	}
-	tree, err := r.repo.FilesAt(head, recRel)
-	if err != nil {
-		return false
 	}
 	lt, err := r.repo.FilesAt(head, legacy)
 	if err != nil {
@@ -49,14 +63,16 @@ func (r *Record) recordClean() bool {
 	for k, v := range lt {
 		tree[k] = v
 	}
-	if len(tree) != len(entries) {
+	if want+len(lt) != len(entries) {
 		return false
 	}
 	inIndex := make(map[string]bool, len(entries))
 	for _, e := range entries {
-		t, ok := tree[e.Name]
-		if !ok || t.ID != e.ID || t.Mode != e.Mode() {
-			return false
+		if !sameDir || e.Name == legacy {
+			t, ok := tree[e.Name]
+			if !ok || t.ID != e.ID || t.Mode != e.Mode() {
+				return false
+			}
 		}
 		if clean, ok := ix.Clean(e, r.abs(e.Name)); !clean || !ok {
 			return false

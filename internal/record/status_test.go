@@ -63,6 +63,26 @@ func TestCommitHooksWithoutGitProcesses(t *testing.T) {
 	if out, err := gitErr(dir, "commit", "-q", "--allow-empty", "-m", "stray"); err == nil || !strings.Contains(out, "not a record segment") {
 		t.Fatalf("commit with a stray file: err %v\n%s", err, out)
 	}
+	os.Remove(filepath.Join(r.WriterDir(w), "notes.txt"))
+
+	// The index's cache-tree stands for HEAD's files only while it holds
+	// HEAD's tree: after `git reset --soft` the index keeps a newer folder
+	// (its cache-tree valid) that HEAD does not have.
+	if !r.recordClean() {
+		t.Fatalf("clean again:\n%s", git(t, dir, "status", "--porcelain"))
+	}
+	git(t, dir, "reset", "-q", "--soft", "HEAD~1")
+	if r.recordClean() {
+		t.Fatal("after reset --soft, the index's record folder (not HEAD's) read as clean")
+	}
+	git(t, dir, "reset", "-q", "--soft", "HEAD@{1}")
+	// A staged edit (Git invalidates the folder's cache-tree node) is
+	// held to HEAD's files one by one.
+	os.WriteFile(seg, []byte(strings.Replace(string(b), `"note"`, `"nOte"`, 1)), 0o644)
+	git(t, dir, "add", r.rel(seg))
+	if r.recordClean() {
+		t.Fatal("a staged edit of a segment read as clean")
+	}
 }
 
 func lastHash(t testing.TB, path string) string {

@@ -91,11 +91,15 @@ func (r *Record) verifyRef(v *Verification, s Source) {
 	segs, strays, _ := listSegs(dir)
 	cover := coverFiles(segs)
 	cmp := newCopyCompare(r, dir, cover)
-	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(r.feedRef(s.Ref, dir, cover, pw, cmp)) }()
-	rep := chain.VerifyParallel(pr, s.Ref.Name, 1, chain.Genesis)
-	io.Copy(io.Discard, pr) // let the compare see the whole ref, even past a break
-	pr.Close()
+	// The chain is written straight into the verifier's blocks; past a
+	// break it drops what follows, and the compare still sees the whole ref.
+	pv := chain.NewParallelVerifier(s.Ref.Name, 1, chain.Genesis)
+	var rep *chain.Report
+	if err := r.feedRef(s.Ref, dir, cover, pv, cmp); err != nil {
+		rep = pv.CloseWithError(err)
+	} else {
+		rep = pv.Close()
+	}
 	v.Chains = append(v.Chains, ChainState{Name: s.Name, Path: s.Path, Ref: s.Ref.Name, Entries: int64(rep.Entries), Head: rep.Head})
 	if rep.Break != nil {
 		v.Findings = append(v.Findings, breakFinding(s.Ref.Name, rep.Break, 0))
@@ -143,6 +147,7 @@ func (r *Record) feedRef(cr *gitx.ChainRef, dir string, cover []segFile, w io.Wr
 	if err != nil {
 		return err
 	}
+	var scratch []byte // one segment file at a time: w keeps none of it
 	sealed := map[int64]segFile{}
 	for _, s := range cover {
 		if s.sealed() && s.To <= cr.Lines {
@@ -151,7 +156,8 @@ func (r *Record) feedRef(cr *gitx.ChainRef, dir string, cover []segFile, w io.Wr
 	}
 	for i := int64(0); i < ch.N; {
 		if s, ok := sealed[i]; ok {
-			if b := sameAsRef(ch, i, filepath.Join(dir, s.Name)); b != nil {
+			var b []byte
+			if b, scratch = sameAsRef(ch, i, filepath.Join(dir, s.Name), scratch); b != nil {
 				if _, err := w.Write(b); err != nil {
 					return err
 				}
@@ -178,11 +184,12 @@ func (r *Record) feedRef(cr *gitx.ChainRef, dir string, cover []segFile, w io.Wr
 }
 
 // sameAsRef returns the file at path when its 128-line slices are the
-// ref's chunks first, first+1, … by blob id, else nil.
-func sameAsRef(ch *gitx.Chunks, first int64, path string) []byte {
-	b, err := os.ReadFile(path)
+// ref's chunks first, first+1, … by blob id, else nil. The file is read
+// into buf, grown as needed and returned for the next file.
+func sameAsRef(ch *gitx.Chunks, first int64, path string, buf []byte) ([]byte, []byte) {
+	b, err := readInto(path, buf)
 	if err != nil {
-		return nil
+		return nil, buf
 	}
 	rest := b
 	for k := int64(0); k < chunksPerSegment; k++ {
@@ -190,20 +197,51 @@ func sameAsRef(ch *gitx.Chunks, first int64, path string) []byte {
 		for range gitx.SegmentLines {
 			j := bytes.IndexByte(rest[end:], '\n')
 			if j < 0 {
-				return nil
+				return nil, b
 			}
 			end += j + 1
 		}
 		id, err := ch.ID(first + k)
 		if err != nil || gitx.BlobID(rest[:end]) != id {
-			return nil
+			return nil, b
 		}
 		rest = rest[end:]
 	}
 	if len(rest) != 0 {
-		return nil
+		return nil, b
 	}
-	return b
+	return b, b
+}
+
+// readInto reads the file at path into buf, growing it when the file is
+// larger than its capacity (os.ReadFile allocates, and zeroes, anew).
+func readInto(path string, buf []byte) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return buf, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return buf, err
+	}
+	if size := int(fi.Size()) + 1; cap(buf) < size { // +1: see the end
+		buf = make([]byte, 0, size)
+	}
+	buf = buf[:0]
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) { // grew since Stat
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
 }
 
 // prefixOfRef holds a single-file chain to its ref: it may be shorter.
