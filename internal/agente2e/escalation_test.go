@@ -155,12 +155,7 @@ var guarded = []string{".gitwarrant/loops/fix.loop.md", ".claude/settings.json",
 // ask. It returns what the test's code did (escalation.out).
 func runEscalation(t *testing.T, p *agente2e.Project, calls []agente2e.ToolCall, want string) map[string]string {
 	t.Helper()
-	res := p.Claude(agente2e.Session{Prompt: "add a regression test and run the tests", Calls: calls,
-		// The sandbox leaves GOCACHE (outside the work tree) read-only,
-		// and go fails a package whose module index entry it cannot write
-		// there ("[setup failed]"); goindex=0 turns that index off
-		// (docs/agents-e2e.md#sandbox).
-		Env: []string{"GODEBUG=goindex=0"}})
+	res := p.Claude(agente2e.Session{Prompt: "add a regression test and run the tests", Calls: calls})
 	for i, verdict := range []string{"allow", "allow", "ask"} {
 		checks := p.Checks(res.Result.SessionID, res.ToolUseID(i))
 		if len(checks) != 1 || checks[0].Entry.Verdict != verdict {

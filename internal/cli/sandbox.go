@@ -44,6 +44,7 @@ func sandboxFor(p *project.Project) *install.Sandbox {
 		hosts[h] = true
 	}
 	sb.DenyRead, sb.Domains = sortedKeys(reads), sortedKeys(hosts)
+	sb.Tooling = ecosystemTooling(p.Root)
 	return sb
 }
 
@@ -131,6 +132,29 @@ func urlHost(u string) string {
 		host = h
 	}
 	return host
+}
+
+// ecosystemTooling is what the sandbox leaves read-only for the tools of
+// the ecosystems found at the root, and the session env that keeps their
+// allowed commands working there (docs/install.md#ecosystem-caches). The
+// shared caches stay read-only on purpose: code the sandbox runs could
+// plant a build or a package there that a build outside it would use.
+func ecosystemTooling(root string) []install.Tooling {
+	var out []install.Tooling
+	has := func(name string) bool { _, err := os.Stat(filepath.Join(root, name)); return err == nil }
+	if has("go.mod") {
+		out = append(out, install.Tooling{Ecosystem: "Go", Env: map[string]string{"GODEBUG": "goindex=0"},
+			Note: "Go's build and module caches are read-only in the sandbox; with its module index off (GODEBUG=goindex=0) go build, test and vet work there but cache nothing new; download new modules (go mod download) outside it"})
+	}
+	if has("package.json") {
+		out = append(out, install.Tooling{Ecosystem: "npm",
+			Note: "npm's cache (~/.npm) is read-only in the sandbox: npm test and npm run work; run npm ci or npm install outside it"})
+	}
+	if has("pyproject.toml") || has("requirements.txt") || has("setup.py") {
+		out = append(out, install.Tooling{Ecosystem: "Python",
+			Note: "pip's cache is read-only in the sandbox, and pip turns caching off there; pytest writes only in the work tree"})
+	}
+	return out
 }
 
 // ecosystemHosts are the package registries the detected ecosystems

@@ -19,6 +19,9 @@ type Sandbox struct {
 	DenyWrite []string // protected places, relative to the root or absolute
 	DenyRead  []string // secret files typed never/ask Read(…) entries name
 	Domains   []string // hosts the warrant and the loop's work need
+	// Tooling is the detected ecosystems' tools under the sandbox, and the
+	// session env they need there (sandboxenv.go).
+	Tooling []Tooling
 }
 
 // sandboxSettings is the settings shape; field order fixes key order.
@@ -140,7 +143,7 @@ func diagnoseSandbox(env DoctorEnv, want *Sandbox) []Check {
 		return []Check{c}
 	}
 	c.Status, c.Detail = Live, fmt.Sprintf("enabled; %d protected place(s) read-only, %d secret path(s) unreadable, %d host(s) reachable", len(got.Filesystem.DenyWrite), len(got.Filesystem.DenyRead), len(got.Network.AllowedDomains))
-	out := []Check{c}
+	out := append([]Check{c}, diagnoseTooling(d, want)...)
 	if bwrap, ok := env.lookPath("bwrap"); ok {
 		out = append(out, probeSandbox(env.Root, bwrap, got.Filesystem.DenyWrite))
 	}
