@@ -3,7 +3,6 @@ package agente2e_test
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -223,20 +222,11 @@ func TestClaudeSandboxStopsEscalation(t *testing.T) {
 // tells the agent why (docs/signing.md#only-a-signed-warrant-is-in-force).
 func TestClaudeSignedWarrantStopsEscalation(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("ssh-keygen"); err != nil {
-		agente2e.SkipOrFail(t, "signing needs ssh-keygen")
-	}
 	p := newProject(t, agente2e.Setup{Files: escalationModule(), Install: []string{"--no-sandbox"}})
 	if strings.Contains(p.ReadFile(".claude/settings.json"), `"sandbox"`) {
 		t.Fatalf("install --no-sandbox wrote a sandbox")
 	}
-	key := filepath.Join(t.TempDir(), "ada")
-	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "ada", "-f", key).CombinedOutput(); err != nil {
-		t.Fatalf("ssh-keygen: %v\n%s", err, out)
-	}
-	p.Run("signers", "add", "ada@example.com", key+".pub", "--key", key)
-	p.Git("add", "-A")
-	p.Git("commit", "-q", "-m", "first signer")
+	addSigner(t, p)
 	loop := p.ReadFile(".gitwarrant/loops/fix.loop.md")
 
 	got := runEscalation(t, p, escalationCalls(p), "loop fix has unsigned changes: deciding under the version signed by ada@example.com")

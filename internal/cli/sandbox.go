@@ -152,7 +152,7 @@ func ecosystemTooling(root string) []install.Tooling {
 	}
 	if has("pyproject.toml") || has("requirements.txt") || has("setup.py") {
 		out = append(out, install.Tooling{Ecosystem: "Python",
-			Note: "pip's cache is read-only in the sandbox, and pip turns caching off there; pytest writes only in the work tree"})
+			Note: "pip's cache is read-only in the sandbox, and pip turns caching off there; pytest writes only in the work tree, but collecting from the root stops on the entries the sandbox masks there (.bash_profile …): name testpaths in pyproject.toml"})
 	}
 	return out
 }
