@@ -45,6 +45,15 @@ func sandboxFor(p *project.Project) *install.Sandbox {
 	}
 	sb.DenyRead, sb.Domains = sortedKeys(reads), sortedKeys(hosts)
 	sb.Tooling = ecosystemTooling(p.Root)
+	deny := map[string]bool{}
+	for _, l := range ls {
+		for _, it := range l.Warrant.Never {
+			for _, r := range denyRules(it.Text) {
+				deny[r] = true
+			}
+		}
+	}
+	sb.Deny = sortedKeys(deny)
 	return sb
 }
 
@@ -74,6 +83,29 @@ func sandboxDenyWrite(p *project.Project) []string {
 		}
 	}
 	return out
+}
+
+// denyRules are the Claude Code permission rules a typed never entry
+// compiles to (docs/install.md#deny-rules): Bash entries only, and only
+// where the client reads the rule as the gate reads the entry or more
+// narrowly, so a rule never refuses a call the warrant allows. `Bash(X)`
+// and `Bash(X *)` become both `Bash(X)` and `Bash(X *)` (the command alone,
+// and with further words — not the client's `X:*`, a prefix of the text
+// that would take `rm -rf /` for `rm -rf /tmp/x`); an entry with a glob
+// character elsewhere, quoting or an expansion stays the hook's alone.
+// Read, Edit and WebFetch entries are left out: the client checks those
+// rules before the hook runs, so the call would never reach the record,
+// and the sandbox's denyRead and denyWrite already hold their paths.
+func denyRules(entry string) []string {
+	tool, arg, ok := strings.Cut(strings.TrimSpace(entry), "(")
+	if tool != "Bash" || !ok || !strings.HasSuffix(arg, ")") {
+		return nil
+	}
+	body := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(arg, ")"), ":*"), " *")
+	if strings.TrimSpace(body) == "" || strings.ContainsAny(body, "*?[]{}:'\"\\$`;&|<>()") {
+		return nil
+	}
+	return []string{"Bash(" + body + ")", "Bash(" + body + " *)"}
 }
 
 // readPath is the file a typed Read(…) entry names, when it names one the

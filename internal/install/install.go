@@ -238,6 +238,9 @@ func (p *Plan) planSettings(h *HookCommands) error {
 	if d, _, err = p.editSandboxEnv(d, true); err != nil {
 		return err
 	}
+	if d, _, err = p.editDenyRules(d, true); err != nil {
+		return err
+	}
 	p.addJSON(SettingsPath, orig, existed, d.data)
 	return nil
 }
@@ -281,6 +284,11 @@ func (p *Plan) planUnsettings() error {
 		return err
 	}
 	changed = changed || envChanged
+	d, denyChanged, err := p.editDenyRules(d, false)
+	if err != nil {
+		return err
+	}
+	changed = changed || denyChanged
 	file := created{}
 	for _, event := range slices.Backward(hookEvents) {
 		var removed bool
