@@ -2,9 +2,11 @@ package install
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 )
@@ -196,4 +198,26 @@ func (p *Plan) planState(path string, old []byte, existed bool, st settingsState
 	}
 	b, _ := json.MarshalIndent(st, "", "  ")
 	p.add(path, old, existed, 0o644, append(b, '\n'))
+}
+
+// diagnoseDenyRules says whether permissions.deny holds every rule the
+// never entries compile to now: a warning naming the ones it lacks (the
+// loops changed since install, or the rules were removed).
+func diagnoseDenyRules(d *jsonDoc, want *Sandbox) Check {
+	c := Check{Name: "Claude Code deny rules"}
+	have := present(d, want.Deny)
+	if len(have) == len(want.Deny) {
+		c.Status, c.Detail = OK, fmt.Sprintf("permissions.deny holds the %d rule(s) the Bash never entries compile to", len(want.Deny))
+		return c
+	}
+	var lacking []string
+	for _, r := range want.Deny {
+		if !slices.Contains(have, r) {
+			lacking = append(lacking, r)
+		}
+	}
+	c.Status = Warn
+	c.Detail = fmt.Sprintf("permissions.deny lacks %d rule(s) the never entries compile to: %s", len(lacking), strings.Join(lacking, ", "))
+	c.Fix = "run `gitwarrant install` (or `gitwarrant compile --target claude --write`) to bring them in step"
+	return c
 }

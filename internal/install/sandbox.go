@@ -168,6 +168,7 @@ func diagnoseSandbox(env DoctorEnv, want *Sandbox) []Check {
 	}
 	c.Status, c.Detail = Live, fmt.Sprintf("enabled; %d protected place(s) read-only, %d secret path(s) unreadable, %d host(s) reachable", len(got.Filesystem.DenyWrite), len(got.Filesystem.DenyRead), len(got.Network.AllowedDomains))
 	out := append([]Check{c}, diagnoseTooling(d, want)...)
+	out = append(out, diagnoseDenyRules(d, want)) // denyrules.go
 	if bwrap, ok := env.lookPath("bwrap"); ok {
 		out = append(out, probeSandbox(env.Root, bwrap, got.Filesystem.DenyWrite))
 	}
