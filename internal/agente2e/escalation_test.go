@@ -3,7 +3,6 @@ package agente2e_test
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -155,12 +154,7 @@ var guarded = []string{".gitwarrant/loops/fix.loop.md", ".claude/settings.json",
 // ask. It returns what the test's code did (escalation.out).
 func runEscalation(t *testing.T, p *agente2e.Project, calls []agente2e.ToolCall, want string) map[string]string {
 	t.Helper()
-	res := p.Claude(agente2e.Session{Prompt: "add a regression test and run the tests", Calls: calls,
-		// The sandbox leaves GOCACHE (outside the work tree) read-only,
-		// and go fails a package whose module index entry it cannot write
-		// there ("[setup failed]"); goindex=0 turns that index off
-		// (docs/agents-e2e.md#sandbox).
-		Env: []string{"GODEBUG=goindex=0"}})
+	res := p.Claude(agente2e.Session{Prompt: "add a regression test and run the tests", Calls: calls})
 	for i, verdict := range []string{"allow", "allow", "ask"} {
 		checks := p.Checks(res.Result.SessionID, res.ToolUseID(i))
 		if len(checks) != 1 || checks[0].Entry.Verdict != verdict {
@@ -228,20 +222,11 @@ func TestClaudeSandboxStopsEscalation(t *testing.T) {
 // tells the agent why (docs/signing.md#only-a-signed-warrant-is-in-force).
 func TestClaudeSignedWarrantStopsEscalation(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("ssh-keygen"); err != nil {
-		agente2e.SkipOrFail(t, "signing needs ssh-keygen")
-	}
 	p := newProject(t, agente2e.Setup{Files: escalationModule(), Install: []string{"--no-sandbox"}})
 	if strings.Contains(p.ReadFile(".claude/settings.json"), `"sandbox"`) {
 		t.Fatalf("install --no-sandbox wrote a sandbox")
 	}
-	key := filepath.Join(t.TempDir(), "ada")
-	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "ada", "-f", key).CombinedOutput(); err != nil {
-		t.Fatalf("ssh-keygen: %v\n%s", err, out)
-	}
-	p.Run("signers", "add", "ada@example.com", key+".pub", "--key", key)
-	p.Git("add", "-A")
-	p.Git("commit", "-q", "-m", "first signer")
+	addSigner(t, p)
 	loop := p.ReadFile(".gitwarrant/loops/fix.loop.md")
 
 	got := runEscalation(t, p, escalationCalls(p), "loop fix has unsigned changes: deciding under the version signed by ada@example.com")

@@ -66,6 +66,7 @@ func gateWarnings(repo *gitx.Repo, mb, head plumbing.Hash) ([]GateWarning, error
 	if hid, ok := hd[claudeLocal]; ok && hid != base[claudeLocal] && wired(repo, base[".claude/settings.json"]) {
 		out = append(out, GateWarning{File: claudeLocal, What: "commits Claude Code's per-clone settings, read over .claude/settings.json, where they can switch the gitwarrant hook off (disableAllHooks) or point it elsewhere (env) — keep it out of Git"})
 	}
+	out = append(out, sandboxWarnings(repo, base[".claude/settings.json"], hd[".claude/settings.json"])...) // sandbox.go
 	for _, p := range names {
 		if p == claudeLocal {
 			continue // above

@@ -42,6 +42,11 @@ Targets: claude → CLAUDE.md, agents → AGENTS.md, gemini → GEMINI.md,
 cursor → .cursor/rules/gitwarrant.mdc, copilot → .github/copilot-instructions.md,
 raw → stdout.
 
+With --target claude --write, the sandbox, session env and deny rules
+install wrote into .claude/settings.json are brought in step with the loops
+too (only what this clone's install recorded writing; a sandbox edited by
+hand is kept).
+
 --index renders tiers instead of every brief: the hard stops of every loop
 and one line per loop; the agent fetches a loop's details on demand. The
 token estimate (bytes/4) is printed on stderr every time.
@@ -96,6 +101,9 @@ func runCompile(app *App, o compileOptions) error {
 		return Failf("writing %s: %v", t.Path, err)
 	}
 	printCompiled(app, p, t, len(ls), o.index, changed)
+	if t.Name == "claude" {
+		return refreshSandbox(app, p) // compile_sandbox.go
+	}
 	return nil
 }
 

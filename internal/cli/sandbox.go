@@ -44,6 +44,16 @@ func sandboxFor(p *project.Project) *install.Sandbox {
 		hosts[h] = true
 	}
 	sb.DenyRead, sb.Domains = sortedKeys(reads), sortedKeys(hosts)
+	sb.Tooling = ecosystemTooling(p.Root)
+	deny := map[string]bool{}
+	for _, l := range ls {
+		for _, it := range l.Warrant.Never {
+			for _, r := range denyRules(it.Text) {
+				deny[r] = true
+			}
+		}
+	}
+	sb.Deny = sortedKeys(deny)
 	return sb
 }
 
@@ -73,6 +83,29 @@ func sandboxDenyWrite(p *project.Project) []string {
 		}
 	}
 	return out
+}
+
+// denyRules are the Claude Code permission rules a typed never entry
+// compiles to (docs/install.md#deny-rules): Bash entries only, and only
+// where the client reads the rule as the gate reads the entry or more
+// narrowly, so a rule never refuses a call the warrant allows. `Bash(X)`
+// and `Bash(X *)` become both `Bash(X)` and `Bash(X *)` (the command alone,
+// and with further words — not the client's `X:*`, a prefix of the text
+// that would take `rm -rf /` for `rm -rf /tmp/x`); an entry with a glob
+// character elsewhere, quoting or an expansion stays the hook's alone.
+// Read, Edit and WebFetch entries are left out: the client checks those
+// rules before the hook runs, so the call would never reach the record,
+// and the sandbox's denyRead and denyWrite already hold their paths.
+func denyRules(entry string) []string {
+	tool, arg, ok := strings.Cut(strings.TrimSpace(entry), "(")
+	if tool != "Bash" || !ok || !strings.HasSuffix(arg, ")") {
+		return nil
+	}
+	body := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(arg, ")"), ":*"), " *")
+	if strings.TrimSpace(body) == "" || strings.ContainsAny(body, "*?[]{}:'\"\\$`;&|<>()") {
+		return nil
+	}
+	return []string{"Bash(" + body + ")", "Bash(" + body + " *)"}
 }
 
 // readPath is the file a typed Read(…) entry names, when it names one the
@@ -131,6 +164,29 @@ func urlHost(u string) string {
 		host = h
 	}
 	return host
+}
+
+// ecosystemTooling is what the sandbox leaves read-only for the tools of
+// the ecosystems found at the root, and the session env that keeps their
+// allowed commands working there (docs/install.md#ecosystem-caches). The
+// shared caches stay read-only on purpose: code the sandbox runs could
+// plant a build or a package there that a build outside it would use.
+func ecosystemTooling(root string) []install.Tooling {
+	var out []install.Tooling
+	has := func(name string) bool { _, err := os.Stat(filepath.Join(root, name)); return err == nil }
+	if has("go.mod") {
+		out = append(out, install.Tooling{Ecosystem: "Go", Env: map[string]string{"GODEBUG": "goindex=0"},
+			Note: "Go's build and module caches are read-only in the sandbox; with its module index off (GODEBUG=goindex=0) go build, test and vet work there but cache nothing new; download new modules (go mod download) outside it"})
+	}
+	if has("package.json") {
+		out = append(out, install.Tooling{Ecosystem: "npm",
+			Note: "npm's cache (~/.npm) is read-only in the sandbox: npm test and npm run work; run npm ci or npm install outside it"})
+	}
+	if has("pyproject.toml") || has("requirements.txt") || has("setup.py") {
+		out = append(out, install.Tooling{Ecosystem: "Python",
+			Note: "pip's cache is read-only in the sandbox, and pip turns caching off there; pytest writes only in the work tree, but collecting from the root stops on the entries the sandbox masks there (.bash_profile …): name testpaths in pyproject.toml"})
+	}
+	return out
 }
 
 // ecosystemHosts are the package registries the detected ecosystems

@@ -49,6 +49,9 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 	if (sub == "switch" || sub == "checkout") && lit && !pathspecs(g) {
 		a.switchLoops(g, cl)
 	}
+	if lit {
+		a.objectMoves(g, cl) // gitmoves.go
+	}
 	if first, _, _ := strings.Cut(sub, " "); headMovers()[first] {
 		st.headMoved = "git " + sub
 		if b := checkedOut(g); b != "" {

@@ -1,12 +1,5 @@
 package gitx
 
-import (
-	"context"
-	"errors"
-	"os/exec"
-	"time"
-)
-
 // Change is what DiffQuiet found.
 type Change int
 
@@ -26,20 +19,5 @@ const (
 // No external diff or text conversion runs, and it gives up after two
 // seconds.
 func DiffQuiet(dir, a, b, path string) Change {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "diff", "--quiet", "--no-ext-diff", "--no-textconv", a, b, "--", path)
-	cmd.Dir = dir
-	err := cmd.Run()
-	if err == nil {
-		return Same
-	}
-	if ctx.Err() != nil {
-		return Differs
-	}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() == 1 {
-		return Differs
-	}
-	return Unknown
+	return PathsChange(dir, []string{a, b}, []string{path})
 }

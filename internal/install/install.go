@@ -235,6 +235,12 @@ func (p *Plan) planSettings(h *HookCommands) error {
 	if d, _, err = p.editSandbox(d, true); err != nil {
 		return err
 	}
+	if d, _, err = p.editSandboxEnv(d, true); err != nil {
+		return err
+	}
+	if d, _, err = p.editDenyRules(d, true); err != nil {
+		return err
+	}
 	p.addJSON(SettingsPath, orig, existed, d.data)
 	return nil
 }
@@ -273,6 +279,16 @@ func (p *Plan) planUnsettings() error {
 	if err != nil {
 		return err
 	}
+	d, envChanged, err := p.editSandboxEnv(d, false)
+	if err != nil {
+		return err
+	}
+	changed = changed || envChanged
+	d, denyChanged, err := p.editDenyRules(d, false)
+	if err != nil {
+		return err
+	}
+	changed = changed || denyChanged
 	file := created{}
 	for _, event := range slices.Backward(hookEvents) {
 		var removed bool

@@ -53,8 +53,9 @@ type Plan struct {
 	// user passed --allow-manual.
 	Manual []ManualStep
 
-	bin             string   // the gitwarrant binary the per-clone shims call
-	sandbox         *Sandbox // the sandbox settings to write or remove (nil: none)
+	bin             string       // the gitwarrant binary the per-clone shims call
+	sandbox         *Sandbox     // the sandbox settings to write or remove (nil: none)
+	st              *loadedState // what install wrote into the settings, read once (denyrules.go)
 	lefthookChanged bool
 }
 

@@ -19,6 +19,12 @@ type Sandbox struct {
 	DenyWrite []string // protected places, relative to the root or absolute
 	DenyRead  []string // secret files typed never/ask Read(…) entries name
 	Domains   []string // hosts the warrant and the loop's work need
+	// Tooling is the detected ecosystems' tools under the sandbox, and the
+	// session env they need there (sandboxenv.go).
+	Tooling []Tooling
+	// Deny is the permissions.deny rules compiled from the typed never
+	// entries (denyrules.go).
+	Deny []string
 }
 
 // sandboxSettings is the settings shape; field order fixes key order.
@@ -63,16 +69,37 @@ func (p *Plan) editSandbox(d *jsonDoc, add bool) (*jsonDoc, bool, error) {
 		return nil, false, err
 	}
 	want := p.sandbox.settings()
+	st := p.state()
+	wrote := func(v any) { // what install last wrote, for the next install
+		if st != nil {
+			st.Sandbox, _ = json.Marshal(v)
+		}
+	}
+	ours := func(raw []byte) bool {
+		return st != nil && len(st.Sandbox) > 0 && sameJSON(raw, json.RawMessage(st.Sandbox))
+	}
 	var out []byte
 	switch {
 	case add && cur == nil:
 		out = d.insertItem(d.root, "sandbox", want)
-	case add && !sameJSON(d.data[cur.start:cur.end], want):
+		wrote(want)
+	case add && sameJSON(d.data[cur.start:cur.end], want):
+		wrote(want)
+		return d, false, nil
+	case add && ours(d.data[cur.start:cur.end]):
+		// the sandbox an earlier install wrote for loops that have changed
+		out, _ = d.replaceValue(cur, want)
+		wrote(want)
+		p.Notices = append(p.Notices, fmt.Sprintf("brought the sandbox settings in %s in step with the loops", SettingsPath))
+	case add:
 		p.Notices = append(p.Notices, fmt.Sprintf("kept the sandbox settings already in %s; `gitwarrant doctor` says what they leave open", SettingsPath))
 		return d, false, nil
-	case !add && cur != nil && sameJSON(d.data[cur.start:cur.end], want):
+	case cur != nil && (sameJSON(d.data[cur.start:cur.end], want) || ours(d.data[cur.start:cur.end])):
 		out = d.removeItem(d.root, i)
-	case !add && cur != nil:
+		if st != nil {
+			st.Sandbox = nil
+		}
+	case cur != nil:
 		p.Notices = append(p.Notices, fmt.Sprintf("kept the sandbox settings in %s: they are not what install writes for this warrant (edited by hand, or the loops changed); remove them by hand if they are not wanted", SettingsPath))
 		return d, false, nil
 	default:
@@ -140,7 +167,8 @@ func diagnoseSandbox(env DoctorEnv, want *Sandbox) []Check {
 		return []Check{c}
 	}
 	c.Status, c.Detail = Live, fmt.Sprintf("enabled; %d protected place(s) read-only, %d secret path(s) unreadable, %d host(s) reachable", len(got.Filesystem.DenyWrite), len(got.Filesystem.DenyRead), len(got.Network.AllowedDomains))
-	out := []Check{c}
+	out := append([]Check{c}, diagnoseTooling(d, want)...)
+	out = append(out, diagnoseDenyRules(d, want)) // denyrules.go
 	if bwrap, ok := env.lookPath("bwrap"); ok {
 		out = append(out, probeSandbox(env.Root, bwrap, got.Filesystem.DenyWrite))
 	}
