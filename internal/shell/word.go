@@ -38,9 +38,14 @@ type wordBuilder struct {
 	parts           []string
 	params          []string
 	why             string
+	// other: something besides a plain $NAME or ${NAME} is expanded.
+	other bool
 }
 
 func (b *wordBuilder) nonLiteral(why string) {
+	if why != "parameter expansion" {
+		b.other = true
+	}
 	if b.literal {
 		b.literal = false
 		b.why = why
@@ -149,7 +154,8 @@ func (p *walker) parts(parts []syntax.WordPart, ctx wordCtx, walk bool) Word {
 		}
 	}
 	text := b.text.String()
-	w := Word{Text: text, Literal: b.literal, Glob: b.glob, Tilde: b.tilde && b.literal, Parts: b.parts, Params: b.params, Why: b.why}
+	w := Word{Text: text, Literal: b.literal, Glob: b.glob, Tilde: b.tilde && b.literal, Parts: b.parts, Params: b.params, Why: b.why,
+		ParamsOnly: !b.literal && !b.other && !b.glob}
 	if b.glob {
 		w.Pattern = b.pat.String()
 	}
@@ -341,6 +347,9 @@ func (p *walker) expansion(b *wordBuilder, part syntax.WordPart, walk bool) {
 	switch x := part.(type) {
 	case *syntax.ParamExp:
 		b.nonLiteral("parameter expansion")
+		if x.Exp != nil || x.Repl != nil || x.Slice != nil || x.Index != nil || x.Excl || x.Length || x.Width || x.Names != 0 {
+			b.other = true // ${x:-$(cmd)}, ${!x}, ${x/a/b}: more than a value
+		}
 		if x.Param != nil {
 			b.params = append(b.params, x.Param.Value)
 		}

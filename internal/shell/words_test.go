@@ -80,7 +80,9 @@ func TestWordsNonLiteral(t *testing.T) {
 			}
 		}
 		s := Parse(c.src)
-		if !s.Clauses[0].Opaque {
+		if !s.Clauses[0].Opaque && !w.ParamsOnly {
+			// echo of plain parameters is a read of the environment
+			// (TestEchoParams).
 			t.Errorf("%s: clause not opaque", c.src)
 		}
 	}
@@ -197,5 +199,27 @@ func TestKnownVariables(t *testing.T) {
 	s = Parse(`F=a; (F=.git); rm $F`)
 	if w := s.Clauses[len(s.Clauses)-1].Argv[1]; w.Text != "a" {
 		t.Errorf("subshell assignment leaked: %q", w.Text)
+	}
+}
+
+// TestEchoParams: echo of plain parameters prints the environment, a read;
+// anything more expanded in its operands, or another command, is opaque.
+func TestEchoParams(t *testing.T) {
+	for _, c := range []struct {
+		src    string
+		opaque bool
+	}{
+		{`echo "$HOME"`, false},
+		{`echo $HOME ${USER}`, false},
+		{`echo "${HOME:-$(id)}"`, true},
+		{`echo "${!name}"`, true},
+		{`echo "$(id)"`, true},
+		{`printf "$HOME"`, true},
+		{`$HOME/run.sh`, true},
+		{`cat "$HOME/x"`, true},
+	} {
+		if got := Parse(c.src).Clauses[0].Opaque; got != c.opaque {
+			t.Errorf("%s: opaque = %v, want %v", c.src, got, c.opaque)
+		}
 	}
 }

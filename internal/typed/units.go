@@ -247,9 +247,9 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 			u.Opaque = "assignment " + a.Name + " is built at run time"
 		}
 	}
-	for _, w := range c.Expanded() {
+	for i, w := range c.Expanded() {
 		cmd.Argv = append(cmd.Argv, loops.Arg{Text: w.Text, Glob: w.Glob})
-		if !w.Literal && u.Opaque == "" {
+		if !w.Literal && u.Opaque == "" && !shell.EchoesParams(c.Argv, i, w) {
 			u.Opaque = "word " + w.Text + " is built at run time"
 		}
 	}
