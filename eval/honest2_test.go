@@ -101,8 +101,8 @@ func TestHonest2(t *testing.T) {
 func mdCell(s string) string {
 	s = strings.ReplaceAll(s, "\n", " ⏎ ")
 	s = strings.ReplaceAll(s, "|", "\\|")
-	if len(s) > 160 {
-		s = s[:160] + "…"
+	if r := []rune(s); len(r) > 160 {
+		s = string(r[:160]) + "…"
 	}
 	return strings.ReplaceAll(s, "`", "'")
 }

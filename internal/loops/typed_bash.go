@@ -104,21 +104,25 @@ var interpreters = sync.OnceValue(func() map[string]bool {
 // (docs/typed-entries.md#commands).
 var restDanger = sync.OnceValue(func() map[string][]string {
 	return map[string][]string{
-		"":        {"--output", "--no-verify"},
-		"go":      {"-exec", "-toolexec", "-vettool", "-modfile", "-overlay"},
-		"cargo":   {"--manifest-path", "--config", "-Z"},
-		"git":     {"--upload-pack", "--receive-pack", "--exec", "--ext-diff", "-O", "--open-files-in-pager"},
-		"find":    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
-		"sort":    {"-o"},
-		"gradlew": {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p", "--include-build", "-g", "--gradle-user-home"},
-		"gradle":  {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p", "--include-build", "-g", "--gradle-user-home"},
-		"mvn":     {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
-		"mvnw":    {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
-		"sed":     {"-f", "--file"},
-		"awk":     {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
-		"gawk":    {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
-		"tree":    {"-o"},
-		"gh":      {"--repo", "-R", "--body-file", "-F", "--hostname"},
+		"":      {"--output", "--no-verify"},
+		"go":    {"-exec", "-toolexec", "-vettool", "-modfile", "-overlay"},
+		"cargo": {"--manifest-path", "--config", "-Z"},
+		"git":   {"--upload-pack", "--receive-pack", "--exec", "--ext-diff", "-O", "--open-files-in-pager"},
+		"find":  {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
+		"sort":  {"-o"},
+		// -D and -P set properties such as org.gradle.java.home and
+		// org.gradle.jvmargs (-javaagent:…): the JVM the build runs in
+		"gradlew": {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p", "--include-build", "-g", "--gradle-user-home",
+			"-D", "--system-prop", "-P", "--project-prop"},
+		"gradle": {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p", "--include-build", "-g", "--gradle-user-home",
+			"-D", "--system-prop", "-P", "--project-prop"},
+		"mvn":  {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
+		"mvnw": {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
+		"sed":  {"-f", "--file"},
+		"awk":  {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
+		"gawk": {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
+		"tree": {"-o"},
+		"gh":   {"--repo", "-R", "--body-file", "-F", "--hostname"},
 	}
 })
 

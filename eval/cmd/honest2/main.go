@@ -123,12 +123,19 @@ func extract(mirrors, repo, commit string) ([]call, error) {
 		return nil, err
 	}
 	fixture := fixtureOf(strings.Fields(string(top)))
+	if fixture == "java-gradle" && android(dir, commit) {
+		fixture = "android-gradle"
+	}
 	if fixture == "" {
 		return nil, fmt.Errorf("no build file at the root names an ecosystem the eval has a fixture for")
 	}
 	names, err := git(dir, "-c", "core.quotepath=off", "ls-tree", "-r", "--name-only", commit, "--", ".specstory/history")
 	if err != nil {
 		return nil, err
+	}
+	roots := []string{path.Base(repo)}
+	if n := projectName(dir, commit); n != "" && n != roots[0] {
+		roots = append(roots, n)
 	}
 	files := strings.Split(strings.TrimSpace(string(names)), "\n")
 	sort.Strings(files)
@@ -144,12 +151,43 @@ func extract(mirrors, repo, commit string) ([]call, error) {
 			continue
 		}
 		src := "https://github.com/" + repo + "/blob/" + commit + "/" + f
-		for _, c := range toolUses(string(text), path.Base(repo)) {
+		for _, c := range toolUses(string(text), roots...) {
 			c.Fixture, c.Source = fixture, src
 			out = append(out, c)
 		}
 	}
 	return out, nil
+}
+
+// projectName is the name SpecStory gives the project in
+// .specstory/.project.json: the folder the agent worked in, which need not
+// be the repository's name (AndyCross/pytato was checked out as
+// video-gen); "" when it names none.
+func projectName(dir, commit string) string {
+	b, err := git(dir, "show", commit+":.specstory/.project.json")
+	if err != nil {
+		return ""
+	}
+	var p struct {
+		Name string `json:"project_name"`
+	}
+	if json.Unmarshal(b, &p) != nil || strings.ContainsAny(p.Name, "/\\") {
+		return ""
+	}
+	return p.Name
+}
+
+// android reports a Gradle build whose app module applies an Android
+// plugin: its tasks are the Android ones (assembleDebug,
+// testDebugUnitTest …), which `gitwarrant new` reads from that module's
+// build file, so it is replayed in the android-gradle fixture.
+func android(dir, commit string) bool {
+	for _, f := range []string{"app/build.gradle", "app/build.gradle.kts"} {
+		if b, err := git(dir, "show", commit+":"+f); err == nil && bytes.Contains(b, []byte("com.android")) {
+			return true
+		}
+	}
+	return false
 }
 
 // fixtureOf names the eval fixture of a repository's ecosystem from the
@@ -199,8 +237,10 @@ var (
 // fence (the form Claude Code's transcripts take when the block holds the
 // output), or the `command` of its JSON parameters (Copilot); a read is
 // its first such line. Other tools are not read.
-// Absolute paths into the project (…/<repo>/…) are made relative to it.
-func toolUses(text, repo string) []call {
+// Absolute paths into the project (…/<root>/…, where a root is the
+// repository's name or the folder the transcript's project was worked in)
+// are made relative to it.
+func toolUses(text string, roots ...string) []call {
 	var out []call
 	for _, m := range toolUseRE.FindAllStringSubmatch(text, -1) {
 		kind, body := m[1], m[3]
@@ -212,7 +252,7 @@ func toolUses(text, repo string) []call {
 				}
 				if json.Unmarshal([]byte(j[1]), &p) == nil && strings.TrimSpace(p.Command) != "" {
 					cmd := strings.TrimSpace(p.Command)
-					out = append(out, call{Tool: "Bash", Input: map[string]any{"command": relative(cmd, repo)}, Quote: cmd})
+					out = append(out, call{Tool: "Bash", Input: map[string]any{"command": relative(cmd, roots)}, Quote: cmd})
 				}
 			}
 			continue
@@ -229,13 +269,13 @@ func toolUses(text, repo string) []call {
 			if cmd == "" {
 				continue
 			}
-			out = append(out, call{Tool: "Bash", Input: map[string]any{"command": relative(cmd, repo)}, Quote: cmd})
+			out = append(out, call{Tool: "Bash", Input: map[string]any{"command": relative(cmd, roots)}, Quote: cmd})
 		case "read":
 			p := strings.TrimSpace(html(firstTick(body)))
 			if p == "" || strings.ContainsAny(p, " \t") {
 				continue
 			}
-			out = append(out, call{Tool: "Read", Input: map[string]any{"file_path": strings.TrimPrefix(relative(p, repo), "./")}, Quote: p})
+			out = append(out, call{Tool: "Read", Input: map[string]any{"file_path": strings.TrimPrefix(relative(p, roots), "./")}, Quote: p})
 		}
 	}
 	return out
@@ -259,12 +299,15 @@ func html(s string) string {
 // relative turns absolute paths into the project into paths relative to
 // its root: "/Users/x/src/<repo>/a/b" becomes "a/b", and the root itself
 // ".".
-func relative(s, repo string) string {
-	re := regexp.MustCompile(`(?:[A-Za-z]:)?(?:/[^\s'"/]+)*/` + regexp.QuoteMeta(repo) + `(/|\b)`)
-	return re.ReplaceAllStringFunc(s, func(m string) string {
-		if strings.HasSuffix(m, "/") {
-			return ""
-		}
-		return "."
-	})
+func relative(s string, roots []string) string {
+	for _, root := range roots {
+		re := regexp.MustCompile(`(?:[A-Za-z]:)?(?:/[^\s'"/]+)*/` + regexp.QuoteMeta(root) + `(/|\b)`)
+		s = re.ReplaceAllStringFunc(s, func(m string) string {
+			if strings.HasSuffix(m, "/") {
+				return ""
+			}
+			return "."
+		})
+	}
+	return s
 }
