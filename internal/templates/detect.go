@@ -118,7 +118,24 @@ func Detect(root string) *Project {
 	return p
 }
 
-var detectors = []func(repo, *Project){detectGo, detectNode, detectPython, detectRust, detectJava, detectMake, detectScripts, detectTools}
+var detectors = []func(repo, *Project){detectGo, detectNode, detectPython, detectRust, detectJava, detectMake, detectScripts, detectTools, detectVersions}
+
+// versionReads are the version queries of each ecosystem's tools: they
+// print and change nothing, and an agent asks them before it builds.
+var versionReads = map[string][]string{
+	"go":     {"go version"},
+	"node":   {"node --version", "node -v", "npm --version", "npm -v", "npx --version", "pnpm --version", "yarn --version"},
+	"python": {"python --version", "python3 --version", "uv --version", "pip --version", "pip3 --version", "poetry --version"},
+	"rust":   {"cargo --version", "rustc --version"},
+	"java":   {"java -version", "java --version", "javac -version", "javac --version"},
+}
+
+// detectVersions allows the version queries of the ecosystems found.
+func detectVersions(_ repo, p *Project) {
+	for _, eco := range p.Ecosystems {
+		p.Read = append(p.Read, bash(versionReads[eco]...)...)
+	}
+}
 
 // detectTools names tools any ecosystem configures in the repository.
 func detectTools(r repo, p *Project) {
@@ -454,7 +471,6 @@ func detectJava(r repo, p *Project) {
 		return
 	}
 	p.Change = append(p.Change, bash(cmds...)...)
-	p.Read = append(p.Read, bash("java -version", "java --version", "javac -version", "javac --version")...)
 	p.Change = append(p.Change, "Edit(src/**)")
 	p.Change = append(p.Change, editDirs(r.dirsWith(".java", ".kt", ".kts", ".groovy", ".scala"))...)
 	p.Read = append(p.Read, domains("docs.oracle.com", "docs.gradle.org", "maven.apache.org", "mvnrepository.com",
