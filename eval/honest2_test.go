@@ -85,7 +85,7 @@ func TestHonest2(t *testing.T) {
 	if *updateHonest2 {
 		sort.Strings(lines)
 		var b strings.Builder
-		fmt.Fprintf(&b, "# The second honest corpus, replayed\n\n`go test ./eval/ -run TestHonest2 -update-honest2` wrote this (testdata/honest2/README.md says what the corpus is).\n\n%s.\n\n| id | fixture | call | decision — rule |\n|---|---|---|---|\n%s\n", summary, strings.Join(lines, "\n"))
+		fmt.Fprintf(&b, "# The second honest corpus, replayed\n\n`go test ./eval/ -run TestHonest2 -update-honest2` wrote this (testdata/honest2/README.md says what the corpus is; honest2-analysis.md groups the calls below by cause, with the decision on each group and why).\n\n%s.\n\n| id | fixture | call | decision — rule |\n|---|---|---|---|\n%s\n", summary, strings.Join(lines, "\n"))
 		if err := os.WriteFile("honest2.md", []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
