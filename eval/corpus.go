@@ -88,20 +88,8 @@ func (r *replay) cliRun(stdin []byte, args ...string) (int, string, string) {
 
 func newReplay(base, fixture string) (*replay, error) {
 	r := &replay{root: filepath.Join(base, fixture), home: filepath.Join(base, "home")}
-	if err := writeFixture(r.root, fixture); err != nil {
+	if err := r.repository(fixture); err != nil {
 		return nil, err
-	}
-	if err := os.MkdirAll(r.home, 0o755); err != nil {
-		return nil, err
-	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"},
-		{"-c", "user.email=eval@example.com", "-c", "user.name=eval", "commit", "-q", "-m", "fixture"}, {"switch", "-q", "-c", corpusBranch}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = r.root
-		cmd.Env = append(os.Environ(), "HOME="+r.home, "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("git %v in the %s fixture: %v: %s", args, fixture, err, out)
-		}
 	}
 	for _, args := range [][]string{{"init"}, {"new", "fix", "--template", "fix-bug-on-branch"}} {
 		if code, _, errs := r.cliRun(nil, args...); code != 0 {
@@ -111,9 +99,29 @@ func newReplay(base, fixture string) (*replay, error) {
 	return r, nil
 }
 
-// decide sends one call to the hook pinned to the fix loop, as Claude Code
-// would: paths in the corpus are relative to the fixture root.
-func (r *replay) decide(c corpusCall) (loops.Verdict, string) {
+// repository writes the fixture as a git repository on corpusBranch.
+func (r *replay) repository(fixture string) error {
+	if err := writeFixture(r.root, fixture); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(r.home, 0o755); err != nil {
+		return err
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"},
+		{"-c", "user.email=eval@example.com", "-c", "user.name=eval", "commit", "-q", "-m", "fixture"}, {"switch", "-q", "-c", corpusBranch}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = r.root
+		cmd.Env = append(os.Environ(), "HOME="+r.home, "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git %v in the %s fixture: %v: %s", args, fixture, err, out)
+		}
+	}
+	return nil
+}
+
+// payload is the PreToolUse payload Claude Code would send for c: paths in
+// the corpus are relative to the fixture root.
+func (r *replay) payload(c corpusCall) []byte {
 	in := map[string]any{}
 	for k, v := range c.Input {
 		if s, ok := v.(string); ok && (k == "file_path" || k == "notebook_path" || k == "path") && !filepath.IsAbs(s) {
@@ -123,7 +131,13 @@ func (r *replay) decide(c corpusCall) (loops.Verdict, string) {
 	}
 	payload, _ := json.Marshal(map[string]any{"session_id": "eval", "cwd": r.root, "hook_event_name": "PreToolUse",
 		"tool_name": c.Tool, "tool_input": in, "tool_use_id": c.ID})
-	_, out, errs := r.cliRun(payload, "hook", "claude", "--loop", "fix", "--no-record")
+	return payload
+}
+
+// decide sends one call to the hook pinned to the fix loop, as Claude Code
+// would.
+func (r *replay) decide(c corpusCall) (loops.Verdict, string) {
+	_, out, errs := r.cliRun(r.payload(c), "hook", "claude", "--loop", "fix", "--no-record")
 	var d struct {
 		H struct {
 			Decision string `json:"permissionDecision"`

@@ -133,6 +133,24 @@ var fixtures = map[string]map[string]string{
 		"src/test/java/com/example/RaffleServiceTest.java":   "class RaffleServiceTest {}\n",
 		"README.md": "# service\n",
 	},
+	// The shape of an Android app's build (the second honest corpus's
+	// Kotlin project, testdata/honest2/README.md): Groovy build files, the
+	// Android plugin applied in the app module, signing read from
+	// local.properties.
+	"android-gradle": {
+		"build.gradle":                     "plugins {\n    id 'com.android.application' version '8.13.1' apply false\n    id 'org.jetbrains.kotlin.android' version '1.9.24' apply false\n}\n",
+		"settings.gradle":                  "rootProject.name = \"Widget\"\ninclude ':app'\n",
+		"app/build.gradle":                 "plugins {\n    id 'com.android.application'\n    id 'org.jetbrains.kotlin.android'\n}\nandroid {\n    namespace = 'ai.example.widget'\n}\n",
+		"app/src/main/AndroidManifest.xml": "<manifest/>\n",
+		"app/src/main/java/ai/example/widget/WidgetProvider.kt":     "class WidgetProvider\n",
+		"app/src/test/java/ai/example/widget/WidgetProviderTest.kt": "class WidgetProviderTest\n",
+		"gradlew": gradlewScript,
+		"gradle/wrapper/gradle-wrapper.properties": "distributionUrl=https\\://services.gradle.org/distributions/gradle-8.13-bin.zip\n",
+		"gradle.properties":                        "org.gradle.jvmargs=-Xmx2g\n",
+		"local.properties":                         "sdk.dir=/opt/android\nRELEASE_STORE_PASSWORD=x\n",
+		"keystore.properties.example":              "storeFile=\n",
+		"README.md":                                "# widget\n",
+	},
 	"java-gradle": {
 		"build.gradle.kts":    "plugins { application; id(\"org.jlleitschuh.gradle.ktlint\"); id(\"com.diffplug.spotless\"); id(\"org.jetbrains.intellij\") }\n",
 		"settings.gradle.kts": "pluginManagement { includeBuild(\"build-logic\") }\nrootProject.name = \"app\"\ninclude(\":common\", \":calculator\")\n",

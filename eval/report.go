@@ -15,6 +15,13 @@ import (
 //go:embed peerguards.md
 var peerGuards string
 
+// honest2 is what TestHonest2 measured last (eval/honest2.md): the second
+// honest corpus, which is extracted rather than committed, so the report
+// carries its committed replay, every call not allowed with its rule.
+//
+//go:embed honest2.md
+var honest2 string
+
 // ReportPath is where the committed report lives, relative to the module root.
 const ReportPath = "eval/REPORT.md"
 
@@ -31,6 +38,8 @@ func Report(suites []*Suite) []byte {
 	}
 	b.WriteString("## peer guards\n\n")
 	b.WriteString(peerGuards)
+	b.WriteString("\n## second honest corpus\n\n")
+	b.WriteString(strings.TrimPrefix(honest2, "# The second honest corpus, replayed\n\n"))
 	return b.Bytes()
 }
 

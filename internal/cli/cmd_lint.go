@@ -34,7 +34,9 @@ func newLintCmd(app *App) *cobra.Command {
 		Short: "review the loop files: errors (file:line) and warnings; exit 1 on an error (--strict: on a warning too)",
 		Long: `Review loop files before they bind anyone: every error with file:line, and
 warnings — a file read leniently, an allow entry no tool call can use, one
-its own ask or never list always catches first.
+its own ask or never list always catches first — and notes, which fail
+nothing: what an entry the gate reads through (Bash(make *), Bash(uv *),
+Bash(python -m *), Bash(npx *)) will and will not allow.
 
 Paths are loop files or folders of them; the default is this project's
 loops folder.
@@ -92,8 +94,11 @@ func printLint(app *App, fs []lint.Finding, files, errs, warns int) {
 			loc = fmt.Sprintf("%s:%d", f.File, f.Line)
 		}
 		sev := st.Yellow("warning")
-		if f.Severity == lint.Error {
+		switch f.Severity {
+		case lint.Error:
 			sev = st.Red("error")
+		case lint.Note:
+			sev = st.Dim("note")
 		}
 		fmt.Fprintf(app.IO.Out, "%s: %s: %s [%s]\n", loc, sev, f.Msg, f.Check)
 		if f.Hint != "" {

@@ -69,6 +69,9 @@ type ranScript struct {
 	script    *shell.Script
 	abs       string
 	opaque    bool
+	// committed: the loop vouches for it only as HEAD holds it (a
+	// Makefile: docs/typed-entries.md#make).
+	committed bool
 }
 
 // Action is one thing a call does. typed entries match these.

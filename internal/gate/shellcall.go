@@ -70,6 +70,9 @@ type shellState struct {
 	// set: a push or fetch after them reads it as git will
 	// (`git config remote.origin.push … && git push origin`).
 	gitConfig map[string][]string
+	// assigned names the variables earlier clauses (and this one's
+	// prefix) set: make reads its variables from the environment.
+	assigned map[string]bool
 }
 
 func words(ws []shell.Word) []string {
@@ -192,6 +195,9 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	a.goRun(cl, argv)
 	if depth < maxScriptDepth {
 		a.scriptRun(cl, argv, lname, st, depth)
+		if lname == "make" || lname == "gmake" {
+			a.makeRun(cl, argv, st, depth)
+		}
 	}
 	a.describeNetwork(argv, lname)
 	a.ghAPI(argv, lname)
@@ -280,6 +286,10 @@ func (a *analysis) lookupChanged(w shell.Word, value string) {
 
 // assign screens one environment assignment for the command(s) it reaches.
 func (a *analysis) assign(name, value string, st *shellState) {
+	if st.assigned == nil {
+		st.assigned = map[string]bool{}
+	}
+	st.assigned[name] = true
 	if why, hit := protect.HookSwitch(name, value); hit {
 		a.c.deny(why + "; the git hooks anchor the record")
 	}

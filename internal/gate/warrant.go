@@ -222,6 +222,9 @@ func vouched(env Env, place Place, c *Call, l *loops.Loop) bool {
 			continue
 		}
 		found = true
+		if rs.committed && !asCommitted(place.Root, rs.abs) {
+			return false
+		}
 		edit := typed.Decide(tw, typed.Units(loops.ToolEdit, map[string]any{"file_path": rs.abs}, te))
 		if edit.Verdict == loops.Allow {
 			return false

@@ -19,14 +19,15 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 )
 
-// Severity says whether a finding fails lint (error) or only --strict
-// lint (warning).
+// Severity says whether a finding fails lint (error), only --strict lint
+// (warning), or neither (note: what an entry will and will not allow).
 type Severity string
 
-// The two severities.
+// The three severities.
 const (
 	Error   Severity = "error"
 	Warning Severity = "warning"
+	Note    Severity = "note"
 )
 
 // Finding is one thing lint reports: where, how bad, which check, what is
@@ -114,12 +115,14 @@ func Run(files []*File) []Finding {
 	return out
 }
 
-// Count returns how many findings are errors and how many warnings.
+// Count returns how many findings are errors and how many warnings (notes
+// are neither).
 func Count(fs []Finding) (errs, warns int) {
 	for _, f := range fs {
-		if f.Severity == Error {
+		switch f.Severity {
+		case Error:
 			errs++
-		} else {
+		case Warning:
 			warns++
 		}
 	}

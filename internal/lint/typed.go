@@ -14,6 +14,7 @@ import (
 // Checks of typed entries and examples (docs/typed-entries.md).
 func init() {
 	Register(Check{Name: "catch-all", Doc: "a typed allow entry that names every call of its kind (Bash(*), Bash(sh *), Edit(//**), mcp__*)", Run: catchAlls})
+	Register(Check{Name: "reads-through", Doc: "a note on an allow entry that stops at make or at a runner (Bash(make *), Bash(uv *), Bash(python -m *), Bash(npx *)): what it will and will not allow", Run: readsThrough})
 	Register(Check{Name: "never-allows", Doc: "a typed allow entry whose every command runs code the gate cannot read (go generate, vim -c): the hook asks for each", Run: neverAllows})
 	Register(Check{Name: "misfiled", Doc: "a typed entry under a list narrower than what it names (Edit under read; Bash(gh api *) under read, which reaches merges)", Run: misfiled})
 	Register(Check{Name: "untyped-allow", Doc: "an allow list with natural-language entries only: the hook asks for every call it means", Run: untypedAllow})
@@ -80,6 +81,18 @@ func catchAlls(files []*File) []Finding {
 		return []Finding{{File: f.Path, Line: it.Line, Severity: Error,
 			Msg:  fmt.Sprintf("%s: %q is a catch-all (%s); it allows nothing", list, it.Text, why),
 			Hint: "name the commands, folders or tools the task needs, e.g. Bash(go test *) or Edit(src/**)"}}
+	})
+}
+
+// readsThrough explains an entry the gate reads through rather than
+// refusing it as a catch-all (docs/typed-entries.md#make, #runners).
+func readsThrough(files []*File) []Finding {
+	return typedAllows(files, func(f *File, list string, it loops.Item, t *loops.Typed) []Finding {
+		why := t.ReadsThrough()
+		if why == "" {
+			return nil
+		}
+		return []Finding{{File: f.Path, Line: it.Line, Severity: Note, Msg: fmt.Sprintf("%s: %q: %s", list, it.Text, why)}}
 	})
 }
 

@@ -95,7 +95,6 @@ var interpreters = sync.OnceValue(func() map[string]bool {
 		"perl": true, "ruby": true, "php": true, "pwsh": true, "powershell": true,
 		"env": true, "sudo": true, "doas": true, "eval": true, "exec": true, "command": true,
 		"xargs": true, "nohup": true, "timeout": true, "nice": true, "time": true, "watch": true,
-		"make": true, "npx": true, "uv": true, "poetry": true,
 	}
 })
 
@@ -105,21 +104,25 @@ var interpreters = sync.OnceValue(func() map[string]bool {
 // (docs/typed-entries.md#commands).
 var restDanger = sync.OnceValue(func() map[string][]string {
 	return map[string][]string{
-		"":        {"--output", "--no-verify"},
-		"go":      {"-exec", "-toolexec", "-vettool", "-modfile", "-overlay"},
-		"cargo":   {"--manifest-path", "--config", "-Z"},
-		"git":     {"--upload-pack", "--receive-pack", "--exec", "--ext-diff", "-O", "--open-files-in-pager"},
-		"find":    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
-		"sort":    {"-o"},
-		"gradlew": {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p", "--include-build", "-g", "--gradle-user-home"},
-		"gradle":  {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p", "--include-build", "-g", "--gradle-user-home"},
-		"mvn":     {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
-		"mvnw":    {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
-		"sed":     {"-f", "--file"},
-		"awk":     {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
-		"gawk":    {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
-		"tree":    {"-o"},
-		"gh":      {"--repo", "-R", "--body-file", "-F", "--hostname"},
+		"":      {"--output", "--no-verify"},
+		"go":    {"-exec", "-toolexec", "-vettool", "-modfile", "-overlay"},
+		"cargo": {"--manifest-path", "--config", "-Z"},
+		"git":   {"--upload-pack", "--receive-pack", "--exec", "--ext-diff", "-O", "--open-files-in-pager"},
+		"find":  {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
+		"sort":  {"-o"},
+		// -D and -P set properties such as org.gradle.java.home and
+		// org.gradle.jvmargs (-javaagent:…): the JVM the build runs in
+		"gradlew": {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p", "--include-build", "-g", "--gradle-user-home",
+			"-D", "--system-prop", "-P", "--project-prop"},
+		"gradle": {"--init-script", "-I", "--settings-file", "--build-file", "--project-dir", "-p", "--include-build", "-g", "--gradle-user-home",
+			"-D", "--system-prop", "-P", "--project-prop"},
+		"mvn":  {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
+		"mvnw": {"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-l", "--log-file"},
+		"sed":  {"-f", "--file"},
+		"awk":  {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
+		"gawk": {"-f", "--file", "-i", "--include", "-E", "--exec", "-l", "--load"},
+		"tree": {"-o"},
+		"gh":   {"--repo", "-R", "--body-file", "-F", "--hostname"},
 	}
 })
 
@@ -131,6 +134,9 @@ func dangerousRest(head []Arg, a string) bool {
 	if path.Base(cmd) == "git" && len(head) >= 2 && head[1].Text == "fetch" && fetchElsewhere(a) {
 		return true
 	}
+	if n := path.Base(cmd); (n == "make" || n == "gmake") && makeElsewhere(a) {
+		return true
+	}
 	for _, list := range [][]string{restDanger()[""], restDanger()[path.Base(cmd)]} {
 		for _, d := range list {
 			if a == d || strings.HasPrefix(a, d+"=") || d[0] == '-' && d[1] != '-' && strings.HasPrefix(a, d) {
@@ -139,6 +145,32 @@ func dangerousRest(head []Arg, a string) bool {
 		}
 	}
 	return false
+}
+
+// makeElsewhere reports a make argument that runs recipes other than the
+// committed Makefile's as written (docs/typed-entries.md#make): a variable
+// given on the command line (`make test GO=/tmp/x`, which overrides the
+// Makefile's own), another Makefile, directory or include path (`-f`, `-C`,
+// `-I`, in a cluster such as `-kf` too, and any unambiguous abbreviation of
+// their long names), `--eval`, and `-e` (the environment overrides the
+// Makefile's variables).
+func makeElsewhere(a string) bool {
+	if !strings.HasPrefix(a, "-") {
+		return strings.Contains(a, "=")
+	}
+	if long, ok := strings.CutPrefix(a, "--"); ok {
+		name, _, _ := strings.Cut(long, "=")
+		if len(name) < 2 {
+			return false // `--` ends the options; `--e` is ambiguous, make refuses it
+		}
+		for _, d := range []string{"file", "makefile", "directory", "include-dir", "eval", "environment-overrides"} {
+			if strings.HasPrefix(d, name) {
+				return true
+			}
+		}
+		return false
+	}
+	return strings.ContainsAny(a[1:], "fCIEe")
 }
 
 // fetchElsewhere reports a `git fetch` argument that fetches from a
@@ -322,11 +354,12 @@ func shortRef(r string) string {
 	return strings.TrimPrefix(r, "refs/heads/")
 }
 
-// runners run the command that follows them: `Bash(uv run *)` is as much a
-// catch-all as `Bash(sh *)`.
+// runners run the command that follows them: `Bash(pnpm dlx *)` is as much
+// a catch-all as `Bash(sh *)`. The runners an entry may stop at
+// (lookedThrough, typed_runner.go) are not catch-alls: they allow only what
+// the loop allows the runner to run.
 var runners = [][]string{
-	{"uv", "run"}, {"uv", "tool", "run"}, {"poetry", "run"}, {"pipx", "run"}, {"uvx"}, {"bunx"},
-	{"npm", "exec"}, {"pnpm", "exec"}, {"pnpm", "dlx"}, {"yarn", "exec"}, {"yarn", "dlx"}, {"bundle", "exec"},
+	{"pipx", "run"}, {"bunx"}, {"pnpm", "dlx"}, {"yarn", "dlx"},
 }
 
 func (c *cmdPattern) catchAll() string { return c.catchAllWhy }
@@ -337,6 +370,9 @@ func (c *cmdPattern) findCatchAll() string {
 	}
 	if len(c.args) == 0 {
 		return "it names every command"
+	}
+	if c.runnerEntry() {
+		return ""
 	}
 	head := 0
 	if interpreters()[path.Base(c.args[0].Text)] {
@@ -395,6 +431,9 @@ func (t *Typed) MatchCommand(cmd Command) bool {
 	}
 	if c.local && !cmd.AtRoot {
 		return false
+	}
+	if c.runnerEntry() && c.stopsAtRunner(cmd.Argv) {
+		return false // only through what the runner runs (allowingThroughRunner)
 	}
 	if c.matchArgs(cmd.Argv) {
 		return true

@@ -95,7 +95,10 @@ func (tw *TypedWarrant) Allowing(c Call) *Typed {
 		return t
 	}
 	if c.Kind == ToolBash {
-		return tw.allowingEachGoal(c)
+		if t := tw.allowingEachGoal(c); t != nil {
+			return t
+		}
+		return tw.allowingThroughRunner(c)
 	}
 	return nil
 }

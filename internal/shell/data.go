@@ -230,3 +230,14 @@ func gitData(c Clause, g *Git, out []bool) {
 		}
 	}
 }
+
+// EchoesParams reports an operand of echo that only expands plain
+// parameters and command substitutions (`echo "$HOME"`, `echo "$(git
+// rev-parse HEAD)"`): what it prints is a read of the environment or the
+// output of a clause judged on its own, not code, so it does not make the
+// clause unreadable (docs/shell.md#data). The secrets screen still reads
+// the names it expands. before are the words before it (the command
+// first).
+func EchoesParams(before []Word, i int, w Word) bool {
+	return i > 0 && (w.ParamsOnly || w.ValuesOnly) && len(before) > 0 && before[0].Literal && before[0].Text == "echo"
+}

@@ -469,9 +469,9 @@ func (w *walker) call(st *syntax.Stmt, x *syntax.CallExpr) {
 		}
 		c.Assigns = append(c.Assigns, as)
 	}
-	for _, a := range x.Args {
+	for i, a := range x.Args {
 		wd := w.word(a, ctxArg)
-		if !wd.Literal {
+		if !wd.Literal && !EchoesParams(c.Argv, i, wd) {
 			c.opaque(wd.Why)
 		}
 		c.Argv = append(c.Argv, wd)

@@ -69,6 +69,25 @@ func printed(c Clause) (string, bool) {
 	return "", false
 }
 
+// PrintsLiteral reports a clause that only prints a text its words give:
+// echo or printf of literal words, cat of a literal here-document (the
+// usual "$(cat <<'EOF' … EOF)" of a commit message). It reads no file and
+// writes none.
+func (c Clause) PrintsLiteral() bool {
+	if c.Opaque || c.Name() == "tee" {
+		return false
+	}
+	for _, r := range c.Redirs {
+		switch r.Op {
+		case "<<", "<<-", "<<<":
+		default:
+			return false
+		}
+	}
+	_, ok := printed(c)
+	return ok
+}
+
 // recordWrites notes the files a clause writes, with their text when the
 // clause prints a known text into them.
 func (w *walker) recordWrites(idx int) {

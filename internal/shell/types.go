@@ -27,6 +27,13 @@ type Word struct {
 	Params []string
 	// Why says what made the word non-literal.
 	Why string
+	// ParamsOnly: the word is not literal only because it expands plain
+	// parameters ($HOME, ${USER}), nothing that runs.
+	ParamsOnly bool
+	// ValuesOnly: the word is not literal only because it expands plain
+	// parameters and command substitutions (`$(git rev-parse HEAD)`),
+	// whose commands are clauses of the script on their own.
+	ValuesOnly bool
 
 	alts []Word // the brace expansions as words
 	tmpl string // the text with a placeholder for each expanded part

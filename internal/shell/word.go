@@ -38,9 +38,25 @@ type wordBuilder struct {
 	parts           []string
 	params          []string
 	why             string
+	// other: something besides a plain $NAME or ${NAME} is expanded;
+	// code: something besides those and command substitutions, whose
+	// commands are clauses of their own.
+	other, code bool
+	// substs: a command substitution is expanded.
+	substs bool
 }
 
 func (b *wordBuilder) nonLiteral(why string) {
+	if why != "parameter expansion" {
+		b.other = true
+	}
+	switch why {
+	case "command substitution":
+		b.substs = true
+	case "parameter expansion":
+	default:
+		b.code = true
+	}
 	if b.literal {
 		b.literal = false
 		b.why = why
@@ -149,7 +165,11 @@ func (p *walker) parts(parts []syntax.WordPart, ctx wordCtx, walk bool) Word {
 		}
 	}
 	text := b.text.String()
-	w := Word{Text: text, Literal: b.literal, Glob: b.glob, Tilde: b.tilde && b.literal, Parts: b.parts, Params: b.params, Why: b.why}
+	w := Word{Text: text, Literal: b.literal, Glob: b.glob, Tilde: b.tilde && b.literal, Parts: b.parts, Params: b.params, Why: b.why,
+		ParamsOnly: !b.literal && !b.other && !b.glob,
+		// a substitution's commands are clauses of their own only when
+		// the word's nested statements are walked
+		ValuesOnly: !b.literal && !b.code && !b.glob && (walk || !b.substs)}
 	if b.glob {
 		w.Pattern = b.pat.String()
 	}
@@ -341,6 +361,9 @@ func (p *walker) expansion(b *wordBuilder, part syntax.WordPart, walk bool) {
 	switch x := part.(type) {
 	case *syntax.ParamExp:
 		b.nonLiteral("parameter expansion")
+		if x.Exp != nil || x.Repl != nil || x.Slice != nil || x.Index != nil || x.Excl || x.Length || x.Width || x.Names != 0 {
+			b.other, b.code = true, true // ${x:-$(cmd)}, ${!x}, ${x/a/b}: more than a value
+		}
 		if x.Param != nil {
 			b.params = append(b.params, x.Param.Value)
 		}

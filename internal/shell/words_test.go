@@ -80,7 +80,10 @@ func TestWordsNonLiteral(t *testing.T) {
 			}
 		}
 		s := Parse(c.src)
-		if !s.Clauses[0].Opaque {
+		if !s.Clauses[0].Opaque && !w.ParamsOnly && !w.ValuesOnly {
+			// echo of plain parameters is a read of the environment, of a
+			// command substitution the output of a clause of its own
+			// (TestEchoParams).
 			t.Errorf("%s: clause not opaque", c.src)
 		}
 	}
@@ -197,5 +200,48 @@ func TestKnownVariables(t *testing.T) {
 	s = Parse(`F=a; (F=.git); rm $F`)
 	if w := s.Clauses[len(s.Clauses)-1].Argv[1]; w.Text != "a" {
 		t.Errorf("subshell assignment leaked: %q", w.Text)
+	}
+}
+
+// TestEchoParams: echo of plain parameters prints the environment, a read,
+// and echo of a command substitution prints what a clause of its own
+// outputs; anything more expanded in its operands, or another command, is
+// opaque.
+func TestEchoParams(t *testing.T) {
+	for _, c := range []struct {
+		src    string
+		opaque bool
+	}{
+		{`echo "$HOME"`, false},
+		{`echo $HOME ${USER}`, false},
+		{`echo "${HOME:-$(id)}"`, true},
+		{`echo "${!name}"`, true},
+		// a command substitution in what echo prints is a clause of its
+		// own, judged there: the echo only prints its output
+		{`echo "$(id)"`, false},
+		{`echo $(git rev-parse HEAD)`, false},
+		{"echo `id`", false},
+		{`echo "head: $(git rev-parse HEAD) in $PWD"`, false},
+		{`echo $(id)*`, true},
+		{`echo <(id)`, true},
+		{`echo $((1+2))`, true},
+		{`echo "${x:-$(id)}"`, true},
+		{`printf "$(id)"`, true},
+		{`cat "$(git rev-parse --show-toplevel)/x"`, true},
+		{`$(echo rm) -rf x`, true},
+		{`printf "$HOME"`, true},
+		{`$HOME/run.sh`, true},
+		{`cat "$HOME/x"`, true},
+	} {
+		if got := Parse(c.src).Clauses[0].Opaque; got != c.opaque {
+			t.Errorf("%s: opaque = %v, want %v", c.src, got, c.opaque)
+		}
+	}
+	// what the substitution runs is read as a clause of its own
+	for _, src := range []string{`echo "$(rm -rf ~)"`, "echo `rm -rf ~`", `echo "x $(rm -rf ~)"`} {
+		s := Parse(src)
+		if len(s.Clauses) != 2 || s.Clauses[1].Name() != "rm" || len(s.Clauses[1].Via) == 0 {
+			t.Errorf("%s: clauses %+v, want echo and the rm it runs", src, s.Clauses)
+		}
 	}
 }

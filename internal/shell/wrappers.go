@@ -100,6 +100,11 @@ func buildWrappers() map[string]wrapperFunc {
 	for _, r := range []string{"uv", "poetry", "pipenv", "pdm", "hatch", "rye"} {
 		m[r] = subRun(r, "run")
 	}
+	m["uv"] = subRunSpec("uv", "run", optSpec{argShort: "p", flags: "qv",
+		argLong: []string{"extra", "group", "package", "with", "with-editable", "with-requirements", "python", "directory", "project",
+			"env-file", "index", "default-index", "index-url", "extra-index-url", "find-links", "only-group", "no-group", "no-extra"},
+		flagLong: []string{"frozen", "locked", "no-sync", "quiet", "verbose", "offline", "all-extras", "dev", "no-dev", "all-groups",
+			"isolated", "no-project", "active", "no-active", "exact", "inexact", "no-cache", "script", "module"}})
 	m["bundle"] = subRun("bundle", "exec")
 	m["bunx"] = (*walker).npx
 	m["yarn"] = subRun("yarn", "dlx")
@@ -178,10 +183,17 @@ func wordFor(args []Word, texts []string, v string) Word {
 
 // subRun: "uv run CMD", "bundle exec CMD" ….
 func subRun(name, sub string) wrapperFunc {
+	return subRunSpec(name, sub, optSpec{})
+}
+
+// subRunSpec is subRun with the options the runner takes before the
+// command, so a flag (`uv run --frozen pytest`) is not read as taking the
+// command as its value.
+func subRunSpec(name, sub string, spec optSpec) wrapperFunc {
 	return func(w *walker, idx int, args []Word, texts []string) {
 		for i := 1; i < len(texts); i++ {
 			if texts[i] == sub {
-				s := scanOpts(texts, i+1, optSpec{})
+				s := scanOpts(texts, i+1, spec)
 				start := s.rest
 				if start < len(args) {
 					why := ""

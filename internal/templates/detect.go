@@ -118,7 +118,24 @@ func Detect(root string) *Project {
 	return p
 }
 
-var detectors = []func(repo, *Project){detectGo, detectNode, detectPython, detectRust, detectJava, detectMake, detectScripts, detectTools}
+var detectors = []func(repo, *Project){detectGo, detectNode, detectPython, detectRust, detectJava, detectMake, detectScripts, detectTools, detectVersions}
+
+// versionReads are the version queries of each ecosystem's tools: they
+// print and change nothing, and an agent asks them before it builds.
+var versionReads = map[string][]string{
+	"go":     {"go version"},
+	"node":   {"node --version", "node -v", "npm --version", "npm -v", "npx --version", "pnpm --version", "yarn --version"},
+	"python": {"python --version", "python3 --version", "uv --version", "pip --version", "pip3 --version", "poetry --version"},
+	"rust":   {"cargo --version", "rustc --version"},
+	"java":   {"java -version", "java --version", "javac -version", "javac --version"},
+}
+
+// detectVersions allows the version queries of the ecosystems found.
+func detectVersions(_ repo, p *Project) {
+	for _, eco := range p.Ecosystems {
+		p.Read = append(p.Read, bash(versionReads[eco]...)...)
+	}
+}
 
 // detectTools names tools any ecosystem configures in the repository.
 func detectTools(r repo, p *Project) {
@@ -388,7 +405,11 @@ func detectRust(r repo, p *Project) {
 var gradlePlugins = []struct{ marker, tasks string }{
 	{"application", "run"}, {"org.springframework.boot", "bootRun"}, {"ktlint", "ktlintCheck ktlintFormat"},
 	{"spotless", "spotlessApply spotlessCheck"}, {"detekt", "detekt"}, {"jacoco", "jacocoTestReport"},
-	{"org.jetbrains.intellij", "buildPlugin runIde verifyPlugin"}, {"com.android", "lint assembleDebug testDebugUnitTest"},
+	{"org.jetbrains.intellij", "buildPlugin runIde verifyPlugin"},
+	// Android: the debug build, lint and the unit tests that run on this
+	// machine; install*, connected*Test (a device) and assembleRelease
+	// (the signing keys) are left to a person.
+	{"com.android", "lint lintDebug assembleDebug testDebugUnitTest testReleaseUnitTest"},
 }
 
 var includeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`["']:?([A-Za-z0-9_.-]+)["']`) })
@@ -419,9 +440,11 @@ func detectJava(r repo, p *Project) {
 		p.add("java")
 		build := r.read("build.gradle") + r.read("build.gradle.kts") + r.read("app/build.gradle") + r.read("app/build.gradle.kts")
 		tasks := []string{"build", "test", "check", "clean", "assemble", "classes", "jar", "tasks", "dependencies", "javadoc"}
+		moduleTasks := []string{"build", "test", "check", "assemble"}
 		for _, pl := range gradlePlugins {
 			if strings.Contains(build, pl.marker) {
 				tasks = append(tasks, strings.Fields(pl.tasks)...)
+				moduleTasks = append(moduleTasks, strings.Fields(pl.tasks)...)
 			}
 		}
 		tasks = dedupe(append(tasks, gradleTasks(r)...))
@@ -433,7 +456,7 @@ func detectJava(r repo, p *Project) {
 			cmds = append(cmds, tool+" "+t+" *", tool+" clean "+t+" *")
 		}
 		for _, m := range gradleModules(r.read("settings.gradle") + r.read("settings.gradle.kts")) {
-			for _, t := range []string{"build", "test", "check", "assemble"} {
+			for _, t := range dedupe(moduleTasks) {
 				cmds = append(cmds, tool+" :"+m+":"+t+" *")
 			}
 			p.Change = append(p.Change, "Edit("+m+"/src/**)")
@@ -443,6 +466,7 @@ func detectJava(r repo, p *Project) {
 			"Edit(**/build.gradle*)", "Edit(*.gradle)", "Edit(*.gradle.kts)", "Edit(gradle/**)", "Edit(buildSrc/**)", "Edit(build-logic/**)",
 			"Read(gradle.properties)")
 		p.Never = append(p.Never, "Read(local.properties)", "Read(keystore.properties)", "Read(github.properties)")
+		p.Read = append(p.Read, bash(tool+" --version", "gradle --version", "gradle -v")...)
 	default:
 		return
 	}

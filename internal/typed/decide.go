@@ -25,10 +25,16 @@ type Decision struct {
 }
 
 // reparsed reports whether every wrapper a clause was reached through is a
-// shell re-reading a literal string (`bash -c '…'`): the only way through
-// that allow looks (docs/typed-entries.md#rules-of-meaning).
+// shell re-reading a literal string (`bash -c '…'`) or a command
+// substitution (`$(…)`, `…` in backquotes): the ways through that allow
+// looks (docs/typed-entries.md#rules-of-meaning). A substitution's clause
+// is judged on its own, so it needs an entry of its own; the clause it
+// stands in is opaque unless it only prints the output (shell.EchoesParams).
 func reparsed(via []string) bool {
 	for _, v := range via {
+		if v == "$()" || v == "``" {
+			continue
+		}
 		f := strings.Fields(v)
 		if len(f) != 2 || f[1] != "-c" {
 			return false

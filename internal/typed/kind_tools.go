@@ -1,6 +1,7 @@
 package typed
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -273,6 +274,9 @@ var (
 // work tree, `gh pr merge` sends).
 func ghKind(name string, args []string) Kind {
 	words, rest, ok := positional(args, 2, nil, set("--help", "--version"))
+	if ok && len(words) == 0 && len(args) > 0 && !slices.ContainsFunc(args, func(a string) bool { return a != "--version" && a != "--help" && a != "-h" }) {
+		return Kind{Verb: loops.Read, Cmd: name + " " + args[0]} // `gh --version` prints, nothing else
+	}
 	if !ok || len(words) == 0 {
 		return Kind{Verb: loops.Send, Cmd: name, Why: "may change anything on GitHub"}
 	}

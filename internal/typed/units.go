@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/loops"
@@ -201,7 +202,9 @@ func bashUnits(cmd string, env Env) []Unit {
 	var out []Unit
 	for _, c := range s.Clauses {
 		u := clauseUnit(c, env)
-		own := reparsed(c.Via) || findRun(c)
+		// a substitution that only prints a literal text ("$(cat <<'EOF'
+		// …)" as a message) runs nothing an entry must allow
+		own := reparsed(c.Via) && !(substituted(c.Via) && c.PrintsLiteral()) || findRun(c)
 		u.Screened = !own || shellString(c)
 		out = append(out, u)
 		for _, e := range effectUnits(c, env) {
@@ -247,9 +250,9 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 			u.Opaque = "assignment " + a.Name + " is built at run time"
 		}
 	}
-	for _, w := range c.Expanded() {
+	for i, w := range c.Expanded() {
 		cmd.Argv = append(cmd.Argv, loops.Arg{Text: w.Text, Glob: w.Glob})
-		if !w.Literal && u.Opaque == "" {
+		if !w.Literal && u.Opaque == "" && !shell.EchoesParams(c.Argv, i, w) {
 			u.Opaque = "word " + w.Text + " is built at run time"
 		}
 	}
@@ -308,6 +311,11 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 
 // findRun reports a clause find -exec runs that only reads the paths find
 // gives it: an entry must allow it as written, as if it stood alone.
+// substituted reports a clause reached through a command substitution.
+func substituted(via []string) bool {
+	return slices.Contains(via, "$()") || slices.Contains(via, "``")
+}
+
 func findRun(c shell.Clause) bool {
 	if c.Opaque || len(c.Via) != 1 || !strings.HasPrefix(c.Via[0], "find -") || len(c.Argv) == 0 {
 		return false
