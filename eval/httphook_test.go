@@ -214,4 +214,3 @@ func (hs *hookServer) post(t *testing.T, payload []byte, flags ...string) []byte
 	}
 	return body
 }
-
