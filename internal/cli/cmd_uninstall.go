@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/install"
 	"github.com/spf13/cobra"

@@ -90,5 +90,6 @@ func ParseStartCommand(cmd string) (addr string, ok bool) {
 		return "", false
 	}
 	addr, _, _ = strings.Cut(rest, " ")
+	addr = strings.Trim(addr, "'")
 	return addr, StartCommand(addr) == cmd
 }
