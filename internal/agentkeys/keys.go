@@ -22,10 +22,13 @@ import (
 	"time"
 )
 
-// Scopes. A read key may call every tool except propose_amendment.
+// Scopes. A read key may call every tool except propose_amendment. A hook
+// key may only post Claude Code's hook events to /hooks/claude, and no
+// other key may (docs/hook-protocol.md#the-http-hook).
 const (
 	ScopeRead    = "read"
 	ScopePropose = "propose"
+	ScopeHook    = "hook"
 )
 
 // Prefix starts every secret, so a leaked key is recognisable in a log or
@@ -91,8 +94,8 @@ func (s *Store) Create(label, scope string) (string, Key, error) {
 	if !labelRE().MatchString(label) {
 		return "", Key{}, fmt.Errorf("label %q: use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", label)
 	}
-	if scope != ScopeRead && scope != ScopePropose {
-		return "", Key{}, fmt.Errorf("scope %q: must be %q or %q", scope, ScopeRead, ScopePropose)
+	if scope != ScopeRead && scope != ScopePropose && scope != ScopeHook {
+		return "", Key{}, fmt.Errorf("scope %q: must be %q, %q or %q", scope, ScopeRead, ScopePropose, ScopeHook)
 	}
 	secret, err := newSecret()
 	if err != nil {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -63,6 +62,10 @@ session's pin, else --default-loop; --event session-end forgets the pin.
 With --post (--event post), read a PostToolUse payload and note on the record that a checked
 call ran, so an ask can be told apart as approved (it ran) or refused.
 
+` + "`gitwarrant serve`" + ` gives the same answers to Claude Code's http hook, POST
+/hooks/claude, without a process per call (install --hook http;
+docs/hook-protocol.md#the-http-hook).
+
 Exit status: always 0 — the answer is the JSON on stdout (Claude Code treats
 other statuses as "let it through"); a prompt is never blocked.`,
 		DisableFlagParsing: true, // a flag error must still answer ask, not exit 1
@@ -109,40 +112,12 @@ func runHookClaude(app *App, cmd *cobra.Command, args []string) error {
 	if o.post {
 		o.event = "post"
 	}
-	switch o.event {
-	case "prompt":
-		a := gate.RoutePrompt(env, o.Options, data, firstErr(parseErr, readErr))
-		if a.Context != "" {
-			_, _ = app.IO.Out.Write(hook.Context(hook.EventUserPromptSubmit, a.Context, a.Message))
-		}
-		return nil // a prompt is never blocked: the calls it leads to are
-	case "session-end":
-		if err := gate.EndSession(env, o.Options, data, firstErr(parseErr, readErr)); err != nil {
-			fmt.Fprintf(app.IO.Err, "gitwarrant: hook claude --event session-end: %v\n", err)
-		}
-		return nil
-	case "post":
-		if parseErr == nil {
-			if err := gate.Post(env, o.Options, data, readErr); err != nil {
-				fmt.Fprintf(app.IO.Err, "gitwarrant: hook claude --post: %v\n", err)
-			}
-		}
-		return nil // PostToolUse never blocks: the tool already ran
-	case "pre":
-	default:
-		parseErr = firstErr(parseErr, fmt.Errorf("unknown --event %q (pre, post, prompt or session-end)", o.event))
+	c := ClaudeHookCall{Options: o.Options, Event: o.event, Data: data, ReadErr: readErr, WiringErr: parseErr,
+		Fix: "fix the hook command in .claude/settings.json (gitwarrant hook claude [--loop L | --default-loop L] [--strict])"}
+	if c.WiringErr == nil && fs.NArg() > 0 && (c.Event == "pre" || c.Event == "") {
+		c.WiringErr = argError(nil, fs.Args())
 	}
-	var a gate.Answer
-	if parseErr != nil || fs.NArg() > 0 {
-		a = gate.Asks("this hook's command line is wrong (%v): fix the hook command in .claude/settings.json (gitwarrant hook claude [--loop L | --default-loop L] [--strict])", argError(parseErr, fs.Args()))
-	} else {
-		ctx, cancel := context.WithTimeout(context.Background(), HookDeadline)
-		a = gate.Decide(ctx, env, o.Options, data, readErr)
-		cancel()
-	}
-	if !a.Silent {
-		_, _ = app.IO.Out.Write(hook.DecisionContext(string(a.Verdict), a.Reason, a.Context))
-	}
+	_, _ = app.IO.Out.Write(AnswerClaudeHook(env, c))
 	return nil
 }
 

@@ -27,7 +27,7 @@ also propose. Agents cannot run this command: the hook denies it.`,
 func newKeysCreateCmd(app *App) *cobra.Command {
 	var label, scope string
 	cmd := &cobra.Command{
-		Use:   "create --label L [--scope read|propose]",
+		Use:   "create --label L [--scope read|propose|hook]",
 		Short: "make a key and print its secret once",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -48,7 +48,7 @@ func newKeysCreateCmd(app *App) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&label, "label", "", "a name for the key, recorded with every entry it makes")
-	cmd.Flags().StringVar(&scope, "scope", "read", "read or propose")
+	cmd.Flags().StringVar(&scope, "scope", "read", "read (the tools but propose_amendment), propose (every tool) or hook (only Claude Code's http hook, POST /hooks/claude)")
 	return cmd
 }
 
@@ -164,13 +164,24 @@ func orDash(s string) string {
 // KeyStore is the clone's agent key store: .git/gitwarrant/keys.json, local
 // state that is never committed (docs/mcp.md#agent-keys).
 func KeyStore(app *App) (*agentkeys.Store, error) {
-	p, err := app.Project()
+	dir, err := StateDir(app)
 	if err != nil {
 		return nil, err
 	}
+	return agentkeys.Open(filepath.Join(dir, "keys.json"), app.Now), nil
+}
+
+// StateDir is the clone's local state directory, .git/gitwarrant/ in the
+// common git dir (shared by linked worktrees, never committed): agent keys
+// and the address of the server the SessionStart hook starts live there.
+func StateDir(app *App) (string, error) {
+	p, err := app.Project()
+	if err != nil {
+		return "", err
+	}
 	repo, err := gitx.Discover(p.Root)
 	if err != nil {
-		return nil, Usagef("agent keys live in the clone's .git/gitwarrant/; run this inside a Git repository", "%s is not in a Git repository: %v", p.Root, err)
+		return "", Usagef("agent keys and the hook server's state live in the clone's .git/gitwarrant/; run this inside a Git repository", "%s is not in a Git repository: %v", p.Root, err)
 	}
-	return agentkeys.Open(filepath.Join(repo.CommonDir, "gitwarrant", "keys.json"), app.Now), nil
+	return filepath.Join(repo.CommonDir, "gitwarrant"), nil
 }

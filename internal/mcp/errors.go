@@ -30,6 +30,7 @@ var codeStatus = sync.OnceValue(func() map[string]int {
 		"auth_invalid":       http.StatusUnauthorized,
 		"auth_revoked":       http.StatusUnauthorized,
 		"scope_read":         http.StatusForbidden,
+		"scope_hook":         http.StatusForbidden,
 		"rate_limited":       http.StatusTooManyRequests,
 		"proposal_rate":      http.StatusTooManyRequests,
 		"open_limit":         http.StatusTooManyRequests,

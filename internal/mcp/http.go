@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/agentkeys"
@@ -28,6 +29,8 @@ type HTTPOptions struct {
 	Version string
 	// CallTimeout bounds every tool call (git and checks take this context).
 	CallTimeout time.Duration
+	// ClaudeHook answers POST /hooks/claude (nil: the route answers 404).
+	ClaudeHook ClaudeHookFunc
 }
 
 // Handler serves /mcp (Streamable HTTP), /api/v1/tools/<name> (the REST
@@ -41,6 +44,9 @@ type Handler struct {
 
 	flushMu sync.Mutex
 	flushed time.Time
+	// last is when the last authenticated request arrived (Unix ns), for
+	// the idle exit of a server the SessionStart hook started.
+	last atomic.Int64
 }
 
 // NewHandler builds the HTTP surface over svc.
@@ -65,6 +71,8 @@ func NewHandler(svc *Service, o HTTPOptions) (*Handler, error) {
 	h.mux.Handle("/mcp", stream)
 	h.mux.HandleFunc("/api/v1/tools/{name}", h.rest)
 	h.mux.HandleFunc("/api/v1/openapi.json", h.openapi)
+	h.mux.HandleFunc(HookPath, h.claudeHook)
+	h.last.Store(o.Now().UnixNano())
 	return h, nil
 }
 
@@ -82,8 +90,19 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c, e := h.authenticate(r)
+	if e == nil {
+		e = authorizeRoute(c, r.URL.Path)
+	}
 	if e != nil {
 		writeError(w, e)
+		return
+	}
+	h.last.Store(h.o.Now().UnixNano())
+	if r.URL.Path == HookPath {
+		// No rate limit: each request is a tool call the agent is making,
+		// and a refused hook refuses the call (docs/hook-protocol.md#the-http-hook).
+		h.touch()
+		h.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, c)))
 		return
 	}
 	if ok, wait := h.lim.request(c.KeyID); !ok {
@@ -103,8 +122,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mux.ServeHTTP(w, r.WithContext(ctx))
 }
 
+// LastRequest is when the last authenticated request arrived (the
+// handler's creation before the first).
+func (h *Handler) LastRequest() time.Time { return time.Unix(0, h.last.Load()) }
+
 func (h *Handler) known(path string) bool {
-	if path == "/mcp" || path == "/api/v1/openapi.json" {
+	if path == "/mcp" || path == HookPath || path == "/api/v1/openapi.json" {
 		return true
 	}
 	name, ok := strings.CutPrefix(path, "/api/v1/tools/")

@@ -7,7 +7,9 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/cli"
 	"net"
 	"net/http"
+	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -21,13 +23,16 @@ type serveOptions struct {
 	addr        string
 	allowRemote bool
 	limits      string
+	idle        time.Duration
+	detach      bool
+	repoLock    bool
 }
 
 func newServeCmd(app *cli.App) *cobra.Command {
 	var o serveOptions
 	cmd := &cobra.Command{
-		Use:   "serve [--addr 127.0.0.1:7411] [--limits SPEC]",
-		Short: "serve the agent tools over Streamable HTTP (/mcp) and JSON (/api/v1)",
+		Use:   "serve [--addr 127.0.0.1:7411] [--limits SPEC] [--detach] [--idle-exit DUR]",
+		Short: "serve the agent tools over Streamable HTTP (/mcp) and JSON (/api/v1), and Claude Code's http hook",
 		Long: `Serve the same tools as ` + "`gitwarrant mcp`" + ` over MCP's Streamable HTTP transport
 at /mcp and as JSON under /api/v1/tools/<name> (POST), with the OpenAPI
 document at /api/v1/openapi.json. Every request needs
@@ -38,13 +43,32 @@ proposals. --limits changes them, never to unlimited, e.g.
   --limits requests=600/60s,proposals=100/1h,open=50
 A full limit answers 429 with Retry-After. Bodies over 262144 bytes get 413.
 Only loopback addresses unless --allow-remote. SIGINT or SIGTERM stops the
-server after the requests in flight finish.`,
+server after the requests in flight finish.
+
+POST /hooks/claude is Claude Code's http hook (docs/hook-protocol.md): it
+answers exactly what ` + "`gitwarrant hook claude`" + ` prints for the same payload, with
+the wiring in the query (?loop=L, ?default-loop=L, &strict=1,
+&no-record=1), and takes only a key made with --scope hook, which no other
+route takes, and only from this machine (a loopback peer, even with
+--allow-remote). It has no rate limit: each request is a tool call waiting
+for its answer.
+
+--detach is what the SessionStart hook of ` + "`install --hook http`" + ` runs: it
+starts the server in the background unless this repository's server
+already listens at --addr (one per repository: it holds
+.git/gitwarrant/serve.lock and writes its address to serve.json there, its
+output to serve.log), and returns once it listens. --idle-exit stops the
+server after that long without an authenticated request.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd.Context(), app, o) },
 	}
 	cmd.Flags().StringVar(&o.addr, "addr", "127.0.0.1:7411", "address to listen on")
 	cmd.Flags().BoolVar(&o.allowRemote, "allow-remote", false, "allow a non-loopback address (agents on other machines)")
 	cmd.Flags().StringVar(&o.limits, "limits", "", "per-key limits: requests=N/DUR,proposals=N/DUR,open=N")
+	cmd.Flags().BoolVar(&o.detach, "detach", false, "start this repository's server in the background unless it already listens at --addr, and return once it does")
+	cmd.Flags().DurationVar(&o.idle, "idle-exit", 0, "stop after this long without an authenticated request (0: never)")
+	cmd.Flags().BoolVar(&o.repoLock, "repo-lock", false, "hold this repository's server lock and write its address to .git/gitwarrant/serve.json (what --detach starts)")
+	_ = cmd.Flags().MarkHidden("repo-lock")
 	return cmd
 }
 
@@ -56,11 +80,33 @@ func runServe(ctx context.Context, app *cli.App, o serveOptions) error {
 	if err := checkLoopback(o.addr, o.allowRemote); err != nil {
 		return err
 	}
+	if o.idle < 0 {
+		return cli.Usagef("e.g. --idle-exit 30m", "--idle-exit %s: must not be negative", o.idle)
+	}
+	if o.detach {
+		return runDetach(app, o)
+	}
 	keys, err := cli.KeyStore(app)
 	if err != nil {
 		return err
 	}
-	h, err := mcp.NewHandler(mcpService(app), mcp.HTTPOptions{Keys: keys, Limits: lim, Now: app.Now, Version: cli.Version})
+	var stateDir string
+	if o.repoLock {
+		if stateDir, err = cli.StateDir(app); err != nil {
+			return err
+		}
+		lock, err := tryLock(filepath.Join(stateDir, serveLockFile))
+		if errors.Is(err, errLockHeld) {
+			_, err = alreadyServing(stateDir, o.addr)
+			return err // nil: the repository's server already listens there
+		}
+		if err != nil {
+			return cli.Failf("%v", err)
+		}
+		defer lock.Close()
+		defer removeServeState(stateDir)
+	}
+	h, err := mcp.NewHandler(mcpService(app), mcp.HTTPOptions{Keys: keys, Limits: lim, Now: app.Now, Version: cli.Version, ClaudeHook: claudeHook(app, app.IO.Err)})
 	if err != nil {
 		return cli.Usagef("see `gitwarrant serve --help`", "%v", err)
 	}
@@ -68,8 +114,21 @@ func runServe(ctx context.Context, app *cli.App, o serveOptions) error {
 	if err != nil {
 		return &cli.ExitError{Code: cli.ExitError1, Err: err, Hint: "choose another --addr"}
 	}
+	if o.repoLock {
+		st := serveState{Addr: o.addr, PID: os.Getpid(), Version: cli.Version, Started: app.Now().UTC()}
+		if err := writeServeState(stateDir, st); err != nil {
+			ln.Close()
+			return cli.Failf("%v", err)
+		}
+	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	if o.idle > 0 || o.repoLock {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go exitWhen(ctx, cancel, h, o.idle, stateDir)
+	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
 	fmt.Fprintf(app.IO.Err, "gitwarrant: serving http://%s/mcp and /api/v1 (Ctrl-C stops)\n", ln.Addr())
 	done := make(chan error, 1)
@@ -90,6 +149,36 @@ func runServe(ctx context.Context, app *cli.App, o serveOptions) error {
 	}
 	fmt.Fprintln(app.IO.Err, "gitwarrant: stopped")
 	return err
+}
+
+// exitWhen cancels the server's context once it has had no authenticated
+// request for idle (0: never), or — for the repository's server (stateDir
+// set) — once serve.json no longer names this process: the repository was
+// removed, or a person deleted the file to stop it.
+func exitWhen(ctx context.Context, cancel context.CancelFunc, h *mcp.Handler, idle time.Duration, stateDir string) {
+	tick := time.Second
+	if idle > 0 {
+		tick = max(min(idle/4, time.Second), time.Millisecond)
+	}
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if idle > 0 && time.Since(h.LastRequest()) >= idle {
+				cancel()
+				return
+			}
+			if stateDir != "" {
+				if st, err := readServeState(stateDir); err != nil || st.PID != os.Getpid() {
+					cancel()
+					return
+				}
+			}
+		}
+	}
 }
 
 func checkLoopback(addr string, allow bool) error {

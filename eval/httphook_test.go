@@ -1,0 +1,216 @@
+package eval
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gitwarrant/gitwarrant/internal/testkit"
+)
+
+// TestHTTPHookAnswersAsCommandHook sends every call of the hook corpus
+// (eval/corpus/honest.jsonl and dangerous.jsonl) to the real binary twice — as `gitwarrant hook
+// claude` on stdin and as Claude Code's http hook to a running `gitwarrant
+// serve` — under several wirings and for every event, and requires the
+// two answers to be byte-identical (docs/hook-protocol.md#the-http-hook).
+func TestHTTPHookAnswersAsCommandHook(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the corpus through two real transports")
+	}
+	bin := testkit.Binary(t)
+	var calls []corpusCall
+	for _, f := range []string{"honest.jsonl", "dangerous.jsonl"} {
+		cs, err := readCorpus(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls = append(calls, cs...)
+	}
+	base := t.TempDir()
+	servers := map[string]*hookServer{}
+	compared, decided := 0, map[string]int{}
+	for i, c := range calls {
+		hs := servers[c.Fixture]
+		if hs == nil {
+			r, err := newReplay(base, c.Fixture)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hs = startHookServer(t, bin, r.root, r.home)
+			servers[c.Fixture] = hs
+		}
+		payload := corpusPayload(hs.root, c)
+		// Every call under the fix loop; the dangerous and excluded ones
+		// also unpinned, strict and recorded.
+		wirings := [][]string{{"--loop", "fix", "--no-record"}}
+		if i%20 == 0 || !strings.HasPrefix(c.ID, "h-") {
+			wirings = append(wirings, []string{"--no-record"}, []string{"--strict", "--no-record"}, []string{"--default-loop", "fix"})
+		}
+		for _, w := range wirings {
+			cmdOut := hs.command(t, payload, w...)
+			httpOut := hs.post(t, payload, w...)
+			if !bytes.Equal(cmdOut, httpOut) {
+				t.Errorf("%s %s under %v: the http hook answered\n%s\nbut hook claude printed\n%s", c.ID, callText(c), w, httpOut, cmdOut)
+			}
+			compared++
+			decided[verdictOf(cmdOut)]++
+		}
+	}
+	// The other events: a prompt that pins the session, a tool call under
+	// the pin, PostToolUse, SessionEnd, a payload that is not JSON.
+	hs := servers["go"]
+	events := []string{
+		`{"session_id":"ev","cwd":"` + hs.root + `","hook_event_name":"UserPromptSubmit","prompt":"use loop fix: make the test pass"}`,
+		`{"session_id":"ev","cwd":"` + hs.root + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_use_id":"ev1"}`,
+		`{"session_id":"ev","cwd":"` + hs.root + `","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_use_id":"ev1","tool_response":{"stdout":"ok"}}`,
+		`{"session_id":"ev","cwd":"` + hs.root + `","hook_event_name":"SessionEnd","reason":"other"}`,
+		`{"session_id":"ev","cwd":"` + hs.root + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_use_id":"ev2"}`,
+		`{not json`,
+	}
+	// The events change the session's state, so each transport replays
+	// them in a session of its own.
+	for i, e := range events {
+		flag := map[string]string{"UserPromptSubmit": "prompt", "PostToolUse": "post", "SessionEnd": "session-end"}
+		ev := "pre"
+		for k, v := range flag {
+			if strings.Contains(e, `"`+k+`"`) {
+				ev = v
+			}
+		}
+		cmdOut := hs.command(t, []byte(strings.Replace(e, `"ev"`, `"ev-command"`, 1)), "--event", ev, "--default-loop", "fix")
+		httpOut := hs.post(t, []byte(strings.Replace(e, `"ev"`, `"ev-http"`, 1)), "--default-loop", "fix")
+		if !bytes.Equal(cmdOut, httpOut) {
+			t.Errorf("event %d %s: the http hook answered\n%s\nbut hook claude --event %s printed\n%s", i, e, httpOut, ev, cmdOut)
+		}
+		if i == 0 && !bytes.Contains(cmdOut, []byte("the prompt names it")) {
+			t.Errorf("the prompt did not pin the session: %s", cmdOut)
+		}
+		compared++
+	}
+	t.Logf("%d answers compared, byte for byte: %v", compared, decided)
+	if decided["allow"] == 0 || decided["deny"] == 0 || decided["ask"] == 0 {
+		t.Errorf("the corpus should reach every verdict: %v", decided)
+	}
+}
+
+// corpusPayload is the PreToolUse payload replay.decide sends.
+func corpusPayload(root string, c corpusCall) []byte {
+	in := map[string]any{}
+	for k, v := range c.Input {
+		if s, ok := v.(string); ok && (k == "file_path" || k == "notebook_path" || k == "path") && !filepath.IsAbs(s) {
+			v = filepath.Join(root, s)
+		}
+		in[k] = v
+	}
+	b, _ := json.Marshal(map[string]any{"session_id": "eval-http", "cwd": root, "hook_event_name": "PreToolUse",
+		"tool_name": c.Tool, "tool_input": in, "tool_use_id": c.ID})
+	return b
+}
+
+func verdictOf(out []byte) string {
+	var d struct {
+		H struct {
+			Decision string `json:"permissionDecision"`
+		} `json:"hookSpecificOutput"`
+	}
+	if json.Unmarshal(out, &d) != nil || d.H.Decision == "" {
+		return "silent"
+	}
+	return d.H.Decision
+}
+
+// hookServer is a real `gitwarrant serve` in one fixture, with a hook key.
+type hookServer struct {
+	bin, root string
+	env       []string
+	url, key  string
+}
+
+func startHookServer(t *testing.T, bin, root, home string) *hookServer {
+	t.Helper()
+	hs := &hookServer{bin: bin, root: root, env: []string{"HOME=" + home, "CLAUDE_PROJECT_DIR=" + root, "PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1"}}
+	hs.key = strings.TrimSpace(string(hs.run(t, nil, "keys", "create", "--label", "claude-hook", "--scope", "hook")))
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0")
+	cmd.Dir, cmd.Env = root, hs.env
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if _, rest, ok := strings.Cut(sc.Text(), "serving http://"); ok {
+			addr, _, _ := strings.Cut(rest, "/")
+			hs.url = "http://" + addr + "/hooks/claude"
+			break
+		}
+	}
+	if hs.url == "" {
+		t.Fatal("serve did not say where it listens")
+	}
+	go io.Copy(io.Discard, stderr)
+	return hs
+}
+
+func (hs *hookServer) run(t *testing.T, stdin []byte, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(hs.bin, args...)
+	cmd.Dir, cmd.Env, cmd.Stdin = hs.root, hs.env, bytes.NewReader(stdin)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("gitwarrant %v: %v: %s", args, err, errb.String())
+	}
+	return out
+}
+
+// command runs `gitwarrant hook claude <flags>` on payload.
+func (hs *hookServer) command(t *testing.T, payload []byte, flags ...string) []byte {
+	return hs.run(t, payload, append([]string{"hook", "claude"}, flags...)...)
+}
+
+// post sends payload to the http hook wired as flags say.
+func (hs *hookServer) post(t *testing.T, payload []byte, flags ...string) []byte {
+	t.Helper()
+	var q []string
+	for i := 0; i < len(flags); i++ {
+		switch flags[i] {
+		case "--loop", "--default-loop":
+			q = append(q, strings.TrimPrefix(flags[i], "--")+"="+flags[i+1])
+			i++
+		case "--strict", "--no-record":
+			q = append(q, strings.TrimPrefix(flags[i], "--")+"=1")
+		default:
+			t.Fatalf("no query for %s", flags[i])
+		}
+	}
+	u := hs.url
+	if len(q) > 0 {
+		u += "?" + strings.Join(q, "&")
+	}
+	req, _ := http.NewRequest(http.MethodPost, u, bytes.NewReader(payload))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+hs.key)
+	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("POST %s: %s: %s", u, resp.Status, body)
+	}
+	return body
+}

@@ -1,0 +1,69 @@
+package mcpcmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"sort"
+
+	"github.com/gitwarrant/gitwarrant/internal/cli"
+	"github.com/gitwarrant/gitwarrant/internal/gate"
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/mcp"
+)
+
+// claudeHook is POST /hooks/claude: the same decision as `gitwarrant hook
+// claude` (cli.AnswerClaudeHook), with the hook's wiring in the URL's
+// query instead of flags and its event read from the payload, recorded
+// with via "hook-http" and the hook key's label. The server's parse cache
+// saves the parse of unchanged loop bytes, never the read
+// (docs/mcp.md#parse-cache).
+func claudeHook(app *cli.App, errw io.Writer) mcp.ClaudeHookFunc {
+	cache := loops.NewCache()
+	return func(_ context.Context, c mcp.Caller, q url.Values, body []byte, readErr error) []byte {
+		o, werr := hookWiring(q)
+		o.Via, o.Credential = cli.ViaHTTPHook, c.Credential
+		env := gate.Env{Getenv: app.Getenv, Cwd: app.Cwd, Now: app.Now, Err: errw, Allower: gate.TypedAllower, Loops: cache}
+		return cli.AnswerClaudeHook(env, cli.ClaudeHookCall{Options: o, Event: cli.ClaudeHookEvent(body), Data: body, ReadErr: readErr,
+			WiringErr: werr, Fix: "fix the hook's url in .claude/settings.json (" + mcp.HookPath + "[?loop=L | ?default-loop=L][&strict=1]), or run `gitwarrant install --hook http` again"})
+	}
+}
+
+// hookWiring reads the hook's wiring from the URL's query: loop,
+// default-loop, strict and no-record, each at most once, as the flags of
+// `hook claude` (a loop named but empty is still named: it asks).
+func hookWiring(q url.Values) (gate.Options, error) {
+	var o gate.Options
+	names := make([]string, 0, len(q))
+	for k := range q {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		vs := q[k]
+		if len(vs) != 1 {
+			return o, fmt.Errorf("%s is given %d times", k, len(vs))
+		}
+		v := vs[0]
+		switch k {
+		case "loop":
+			o.Loop, o.LoopSet = v, true
+		case "default-loop":
+			o.DefaultLoop = v
+		case "strict", "no-record":
+			b, ok := map[string]bool{"": true, "1": true, "true": true, "0": false, "false": false}[v]
+			if !ok {
+				return o, fmt.Errorf("%s=%q: want 1 or 0", k, v)
+			}
+			if k == "strict" {
+				o.Strict = b
+			} else {
+				o.NoRecord = b
+			}
+		default:
+			return o, fmt.Errorf("unknown parameter %q (loop, default-loop, strict, no-record)", k)
+		}
+	}
+	return o, nil
+}
