@@ -29,6 +29,8 @@ type installOptions struct {
 	index       bool
 	gitDiff     bool
 	noSandbox   bool
+	hookType    string
+	hookPort    int
 }
 
 func newInstallCmd(app *App) *cobra.Command {
@@ -86,6 +88,8 @@ Exit status:
 	f.StringVar(&o.defaultLoop, "default-loop", "", "the loop for a session no prompt routes (default: the only job loop; with several, asked at a terminal)")
 	f.BoolVar(&o.strict, "strict", false, "make the hook ask when no loop covers a call")
 	f.BoolVar(&o.noHook, "no-hook", false, "do not add the Claude Code hook")
+	f.StringVar(&o.hookType, "hook", "command", "the Claude Code hooks' type: command (a gitwarrant process per call) or http (posted to this repository's server, which a SessionStart hook starts; docs/install.md#the-http-hook)")
+	f.IntVar(&o.hookPort, "hook-port", 0, "with --hook http: the loopback port of the server (default: the one installed, else a free one)")
 	f.BoolVar(&o.noSandbox, "no-sandbox", false, "do not turn on Claude Code's sandbox (doctor then fails and says what code the agent runs can reach)")
 	f.BoolVar(&o.noMCP, "no-mcp", false, "do not add the gitwarrant MCP server to .mcp.json")
 	f.BoolVar(&o.allowManual, "allow-manual", false, "exit 0 even when a gate needs the printed lines added by hand")
@@ -123,9 +127,14 @@ func runInstall(app *App, o installOptions) error {
 			}
 		}
 	}
+	if o.hookType != "command" && o.hookType != "http" {
+		return Usagef("e.g. --hook http", "--hook %q: command or http", o.hookType)
+	}
 	explicit := o.loop != "" || o.defaultLoop != "" || o.strict
 	if !o.noHook && !explicit {
-		if w, ok := install.CurrentWiring(p.Root); ok && w.Pinned() {
+		if _, w, ok := install.CurrentHTTPHook(p.Root); ok && w.Pinned() {
+			o.loop, o.defaultLoop, o.strict = w.Loop, w.DefaultLoop, w.Strict
+		} else if w, ok := install.CurrentWiring(p.Root); ok && w.Pinned() {
 			o.loop, o.defaultLoop, o.strict = w.Loop, w.DefaultLoop, w.Strict // kept: a choice made before
 		} else if o.defaultLoop, err = pickDefaultLoop(app, ls); err != nil {
 			return err
@@ -139,7 +148,13 @@ func runInstall(app *App, o installOptions) error {
 		opts.PreCommitStage = preCommitStage(app)
 	}
 	if !o.noHook {
-		opts.Hook = install.NewHookCommands(hook.Wiring{Loop: o.loop, DefaultLoop: o.defaultLoop, Strict: o.strict}, explicit)
+		w := hook.Wiring{Loop: o.loop, DefaultLoop: o.defaultLoop, Strict: o.strict}
+		opts.Hook = install.NewHookCommands(w, explicit)
+		if o.hookType == "http" {
+			if opts.Hook, err = httpHookCommands(app, p, w, o.hookPort, explicit); err != nil {
+				return err
+			}
+		}
 		if !o.noSandbox {
 			opts.Sandbox = sandboxFor(p)
 		}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/install"
 	"github.com/spf13/cobra"
@@ -68,8 +69,17 @@ func runUninstall(app *App, o uninstallOptions) error {
 	if err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
 	}
+	hookKey := ""
+	if !o.noHook {
+		hookKey = install.CurrentHookKey(root)
+	}
 	if err := plan.Apply(); err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
+	}
+	if install.CurrentHookKey(root) == "" {
+		if err := revokeHookKey(app, hookKey); err != nil {
+			fmt.Fprintf(app.IO.Err, "gitwarrant: %v\n", err)
+		}
 	}
 	if o.json {
 		return reportPlanJSON(app, plan, 0, nil)

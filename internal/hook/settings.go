@@ -29,6 +29,21 @@ type Wiring struct {
 // mode: a hook that gives no answer must then block.
 func (w Wiring) Pinned() bool { return w.Loop != "" || w.DefaultLoop != "" || w.Strict }
 
+// Flags are the wiring as `hook claude` flags.
+func (w Wiring) Flags() []string {
+	var f []string
+	if w.Loop != "" {
+		f = append(f, "--loop", w.Loop)
+	}
+	if w.DefaultLoop != "" {
+		f = append(f, "--default-loop", w.DefaultLoop)
+	}
+	if w.Strict {
+		f = append(f, "--strict")
+	}
+	return f
+}
+
 func (w Wiring) args() string {
 	s := ""
 	if w.Loop != "" {

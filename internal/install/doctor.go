@@ -400,6 +400,11 @@ func diagnoseClaude(env DoctorEnv) []Check {
 			}
 		}
 	}
+	if entry == "" {
+		if addr, w, ok := CurrentHTTPHook(env.Root); ok {
+			return append(out, diagnoseHTTPHook(env, addr, w)...)
+		}
+	}
 	c := Check{Name: "Claude Code hook", Gate: true}
 	switch {
 	case entry == "":

@@ -138,6 +138,9 @@ func PlanUninstall(o UninstallOptions) (*Plan, error) {
 		if err := p.planUnsettings(); err != nil {
 			return nil, err
 		}
+		if err := p.planUnlocalKey(); err != nil {
+			return nil, err
+		}
 	}
 	if !o.KeepMCP {
 		if err := p.planMCP(false); err != nil {
@@ -196,11 +199,18 @@ func (p *Plan) planUncontext(targets []compile.Target) error {
 // --loop or --strict (Explicit) the PreToolUse entry is changed: replaced
 // when it is install's own, else only its command is rewritten.
 func (p *Plan) planSettings(h *HookCommands) error {
+	if h.HTTP != nil {
+		return p.planSettingsHTTP(h.HTTP)
+	}
 	d, existed, err := loadJSON(p.Root, SettingsPath)
 	if err != nil {
 		return err
 	}
 	orig, _, _, _ := fileState(filepath.Join(p.Root, filepath.FromSlash(SettingsPath)))
+	// The http hooks give way to the command hooks (docs/install.md#the-http-hook).
+	if d, existed, err = dropHTTPHooks(d, existed); err != nil {
+		return err
+	}
 	for _, eg := range h.groups() {
 		post := eg.event == "PostToolUse"
 		group, cmdNode, text := existingEntry(d, eg.event, post)
@@ -221,7 +231,7 @@ func (p *Plan) planSettings(h *HookCommands) error {
 			if c, ours := ourGroup(d.data[group.start:group.end]); ours {
 				g := eg.group
 				g.Hooks = append([]hookCmd(nil), g.Hooks...)
-				g.Hooks[0].Command += c.marker()
+				g.Hooks[0].mark(c)
 				out, _ = d.replaceValue(group, g)
 			} else {
 				out = d.replaceCommand(cmdNode, eg.group.Hooks[0].Command)

@@ -34,9 +34,23 @@ const mcpServerName = "gitwarrant"
 // order fixes the key order in the file.
 type hookCmd struct {
 	Type      string `json:"type"`
-	Command   string `json:"command"`
+	Command   string `json:"command,omitempty"`
+	URL       string `json:"url,omitempty"` // an http hook (docs/hook-protocol.md#the-http-hook)
 	Timeout   int    `json:"timeout"`
 	OnFailure string `json:"onFailure,omitempty"`
+	// Headers and AllowedEnvVars carry an http hook's key.
+	Headers        map[string]string `json:"headers,omitempty"`
+	AllowedEnvVars []string          `json:"allowedEnvVars,omitempty"`
+}
+
+// mark appends install's marker: to a command as a shell comment, to an
+// http hook's URL as its fragment, which Claude Code does not send.
+func (h *hookCmd) mark(c created) {
+	if h.Type == "http" {
+		h.URL += c.fragment()
+		return
+	}
+	h.Command += c.marker()
 }
 
 type hookGroup struct {
@@ -58,6 +72,9 @@ type HookCommands struct {
 	Prompt string // UserPromptSubmit: pins the session to a loop
 	End    string // SessionEnd: forgets the pin
 	Pinned bool   // a loop, a default loop or strict: a failed hook must block
+	// HTTP, when set, makes the hooks Claude Code's http hooks posting to
+	// the repository's server, which a SessionStart hook starts.
+	HTTP *HTTPHook
 	// Explicit is set when --loop, --default-loop or --strict was given:
 	// only then does install change a gitwarrant entry a person wrote.
 	Explicit bool
@@ -146,6 +163,9 @@ func parseMarker(cmd string) (base string, c created, ok bool) {
 // times out or crashes blocks the call instead of letting it through; older
 // versions ignore the key. The session events take no matcher.
 func (h HookCommands) groups() []eventGroup {
+	if h.HTTP != nil {
+		return h.HTTP.groups()
+	}
 	pre := hookCmd{Type: "command", Command: h.Pre, Timeout: hook.SettingsTimeout}
 	if h.Pinned {
 		pre.OnFailure = "block"
@@ -164,7 +184,7 @@ func (h HookCommands) groups() []eventGroup {
 // hookEvents are the events install writes, in the order it writes them;
 // uninstall removes them in reverse, so the group that created the
 // "hooks" object is the last one taken out.
-var hookEvents = []string{"PreToolUse", "PostToolUse", hook.EventUserPromptSubmit, hook.EventSessionEnd}
+var hookEvents = []string{"PreToolUse", "PostToolUse", hook.EventUserPromptSubmit, hook.EventSessionEnd, eventSessionStart}
 
 type eventGroup struct {
 	event string
@@ -228,7 +248,13 @@ func ourGroup(raw []byte) (created, bool) {
 	}
 	var h settingsHook
 	b, _ := json.Marshal(hs[0])
-	if json.Unmarshal(b, &h) != nil || h.Type != "command" || string(h.Timeout) != fmt.Sprint(hook.SettingsTimeout) {
+	if json.Unmarshal(b, &h) != nil || string(h.Timeout) != fmt.Sprint(hook.SettingsTimeout) {
+		return created{}, false
+	}
+	if h.Type == "http" {
+		return ourHTTPHook(hs[0])
+	}
+	if h.Type != "command" {
 		return created{}, false
 	}
 	base, c, ok := parseMarker(h.Command)
@@ -257,6 +283,9 @@ func ourGroup(raw []byte) (created, bool) {
 // installedCommand reports whether cmd is a command install writes (for
 // some wiring and event), and whether that command is pinned.
 func installedCommand(cmd string) (pinned, known bool) {
+	if _, ok := hook.ParseStartCommand(cmd); ok {
+		return false, true
+	}
 	w, event, ok := hook.ParseWiring(cmd)
 	if !ok {
 		return false, false
@@ -334,7 +363,8 @@ func addHookGroup(d *jsonDoc, event string, g hookGroup, file created) ([]byte, 
 	}
 	c.hooks = hooks == nil
 	c.event = arr == nil
-	g.Hooks[0].Command += c.marker()
+	g.Hooks = append([]hookCmd(nil), g.Hooks...)
+	g.Hooks[0].mark(c)
 	switch {
 	case hooks == nil:
 		return d.insertItem(d.root, "hooks", map[string]any{event: []any{g}}), nil
@@ -349,6 +379,11 @@ func addHookGroup(d *jsonDoc, event string, g hookGroup, file created) ([]byte, 
 // created, when they are left empty. It returns the new document, whether
 // it removed anything, and what the markers said about the file itself.
 func removeHookGroups(d *jsonDoc, event string) (*jsonDoc, bool, created, error) {
+	return removeGroupsIf(d, event, ourGroup)
+}
+
+// removeGroupsIf is removeHookGroups for the groups ours accepts.
+func removeGroupsIf(d *jsonDoc, event string, ours func([]byte) (created, bool)) (*jsonDoc, bool, created, error) {
 	removed, fileCreated := false, created{}
 	for {
 		hooks, hi, err := d.objectAt(d.root, "hooks", '{')
@@ -361,7 +396,7 @@ func removeHookGroups(d *jsonDoc, event string) (*jsonDoc, bool, created, error)
 		}
 		idx, c := -1, created{}
 		for i, it := range arr.items {
-			if cc, ok := ourGroup(d.data[it.val.start:it.val.end]); ok {
+			if cc, ok := ours(d.data[it.val.start:it.val.end]); ok {
 				idx, c = i, cc
 			}
 		}
