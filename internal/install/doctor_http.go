@@ -101,4 +101,3 @@ func post(u, key string, body []byte) (int, []byte, error) {
 	b, err := io.ReadAll(resp.Body)
 	return resp.StatusCode, b, err
 }
-
