@@ -166,6 +166,11 @@ func runInstall(app *App, o installOptions) error {
 	if err := plan.Apply(); err != nil {
 		return &ExitError{Code: ExitError1, Err: err}
 	}
+	if !o.noHook && o.hookType == "http" {
+		if err := ignoreLocalSettings(app, p.Root); err != nil {
+			return Failf("making git ignore %s, which holds the hook key: %v", install.LocalSettingsPath, err)
+		}
+	}
 	if o.gitDiff {
 		if err := installGitDiff(app, p, o.json); err != nil {
 			return err

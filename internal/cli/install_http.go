@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 
 	"github.com/gitwarrant/gitwarrant/internal/agentkeys"
@@ -82,4 +87,35 @@ func revokeHookKey(app *App, secret string) error {
 		return fmt.Errorf("revoking the http hook's key %s: %v", k.Visible, err)
 	}
 	return nil
+}
+
+// ignoreLocalSettings makes sure git ignores .claude/settings.local.json,
+// which now holds the hook key: when nothing ignores it yet, a line goes
+// into the clone's .git/info/exclude (never committed), so `git add -A`
+// cannot commit the key.
+func ignoreLocalSettings(app *App, root string) error {
+	cmd := exec.Command("git", "check-ignore", "-q", install.LocalSettingsPath)
+	cmd.Dir = root
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err == nil || !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		return err // ignored already, or git could not tell
+	}
+	dir, err := StateDir(app)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(filepath.Dir(dir), "info", "exclude")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
+		old = append(old, '\n')
+	}
+	line := "# gitwarrant install --hook http: the hook key lives here\n/" + install.LocalSettingsPath + "\n"
+	return os.WriteFile(path, append(old, line...), 0o644)
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,7 +78,10 @@ func newFixture(t *testing.T, lim Limits) *fixture {
 		Check: f.check,
 		Now:   f.clock,
 	})
-	h, err := NewHandler(svc, HTTPOptions{Keys: f.keys, Limits: lim, Now: f.clock, Version: "test"})
+	echo := func(_ context.Context, c Caller, q url.Values, body []byte, _ error) []byte {
+		return []byte(c.Credential + " " + q.Encode() + " " + string(body))
+	}
+	h, err := NewHandler(svc, HTTPOptions{Keys: f.keys, Limits: lim, Now: f.clock, Version: "test", ClaudeHook: echo})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,6 +217,8 @@ func TestErrorCodes(t *testing.T) {
 		{"scope_read", func() reply {
 			return f.call(ro, "propose_amendment", map[string]any{"loop": "appeal", "list": "read", "pattern": "x"})
 		}},
+		{"scope_hook", func() reply { return f.do("POST", HookPath, rw, "application/json", strings.NewReader(`{}`)) }},
+		{"scope_hook", func() reply { return f.call(f.key("hook-a", agentkeys.ScopeHook), "list_loops", map[string]any{}) }},
 		{"request_too_large", func() reply {
 			return f.do("POST", "/api/v1/tools/list_loops", rw, "application/json", bytes.NewReader(big))
 		}},
@@ -273,6 +279,23 @@ func TestErrorCodes(t *testing.T) {
 		if !seen[code] && code != "open_limit" && code != "rate_limited" {
 			t.Errorf("error code %s is never produced by a test", code)
 		}
+	}
+}
+
+// TestHookRoute: a hook key's posts reach the hook function with the
+// query and body as sent, past the request limit a tool key meets, and a
+// GET is refused.
+func TestHookRoute(t *testing.T) {
+	f := newFixture(t, DefaultLimits())
+	k := f.key("claude-http-hook", agentkeys.ScopeHook)
+	for i := 0; i < DefaultLimits().Requests+5; i++ {
+		r := f.do("POST", HookPath+"?loop=fix", k, "application/json", strings.NewReader(`{"n":1}`))
+		if r.status != 200 || string(r.raw) != `claude-http-hook loop=fix {"n":1}` {
+			t.Fatalf("post %d: %d %s", i+1, r.status, r.raw)
+		}
+	}
+	if r := f.do("GET", HookPath, k, "", nil); r.code() != "method_not_allowed" {
+		t.Errorf("GET: %d %s", r.status, r.raw)
 	}
 }
 
