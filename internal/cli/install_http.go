@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -31,7 +32,7 @@ const httpHookPortMin, httpHookPortMax = 20000, 32767
 // URL committed in .claude/settings.json stays put; and a hook key, the
 // one .claude/settings.local.json holds while it is live, else a new one.
 func httpHookCommands(app *App, p *project.Project, w hook.Wiring, port int, explicit bool) (*install.HookCommands, error) {
-	addr, err := httpHookAddr(p.Root, port)
+	addr, err := httpHookAddr(app, p.Root, port)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +50,7 @@ func httpHookCommands(app *App, p *project.Project, w hook.Wiring, port int, exp
 	return install.NewHTTPHookCommands(w, addr, secret, explicit), nil
 }
 
-func httpHookAddr(root string, port int) (string, error) {
+func httpHookAddr(app *App, root string, port int) (string, error) {
 	if port != 0 {
 		if port < 1 || port > 65535 {
 			return "", Usagef("e.g. --hook-port 24117", "--hook-port %d is not a port", port)
@@ -58,6 +59,9 @@ func httpHookAddr(root string, port int) (string, error) {
 	}
 	if addr, _, ok := install.CurrentHTTPHook(root); ok {
 		return addr, nil
+	}
+	if addr := lastServerAddr(app); addr != "" {
+		return addr, nil // the port of an earlier http wiring, kept
 	}
 	for range 50 {
 		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(httpHookPortMin+rand.IntN(httpHookPortMax-httpHookPortMin+1)))
@@ -118,4 +122,27 @@ func ignoreLocalSettings(app *App, root string) error {
 	}
 	line := "# gitwarrant install --hook http: the hook key lives here\n/" + install.LocalSettingsPath + "\n"
 	return os.WriteFile(path, append(old, line...), 0o644)
+}
+
+// lastServerAddr is the address in .git/gitwarrant/serve.json, where the
+// repository's server listens while it runs (its file goes when it stops).
+func lastServerAddr(app *App) string {
+	dir, err := StateDir(app)
+	if err != nil {
+		return ""
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "serve.json"))
+	if err != nil {
+		return ""
+	}
+	var st struct {
+		Addr string `json:"addr"`
+	}
+	if json.Unmarshal(data, &st) != nil {
+		return ""
+	}
+	if host, _, err := net.SplitHostPort(st.Addr); err != nil || host != "127.0.0.1" {
+		return ""
+	}
+	return st.Addr
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gitwarrant/gitwarrant/internal/cli"
+	"github.com/gitwarrant/gitwarrant/internal/mcpcmd"
 	"github.com/gitwarrant/gitwarrant/internal/testkit"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -24,6 +25,10 @@ func TestMain(m *testing.M) {
 	testscript.Main(cleanupAfter{m}, map[string]func(){
 		"gitwarrant": func() {
 			os.Exit(cli.Main(context.Background(), cli.NewSystemApp(), os.Args[1:]))
+		},
+		// `gitwarrant serve` runs it, beside gitwarrant as install puts it.
+		"gitwarrant-mcp": func() {
+			os.Exit(cli.MainWith(context.Background(), cli.NewSystemApp(), os.Args[1:], mcpcmd.Commands()...))
 		},
 	})
 }

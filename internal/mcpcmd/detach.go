@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/cli"
@@ -29,12 +30,24 @@ func runDetach(app *cli.App, o serveOptions) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return cli.Failf("%v", err)
 	}
-	if ok, err := alreadyServing(dir, o.addr); ok || err != nil {
+	if ok, err := alreadyServing(dir, o.addr); ok {
+		return nil
+	} else if errors.Is(err, errOtherAddr) {
+		// The hook's URL names o.addr now (install chose another port):
+		// this repository's server moves there.
+		if err := stopServer(dir); err != nil {
+			return err
+		}
+	} else if err != nil {
 		return err
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return cli.Failf("finding this program to start the server: %v", err)
+	// The path as invoked (app.Self) keeps the name it was run under,
+	// which a multi-call binary dispatches on.
+	self := app.Self
+	if self == "" {
+		if self, err = os.Executable(); err != nil {
+			return cli.Failf("finding this program to start the server: %v", err)
+		}
 	}
 	args := []string{"serve", "--repo-lock", "--addr", o.addr}
 	if app.DirFlag != "" {
@@ -97,9 +110,34 @@ func alreadyServing(dir, addr string) (bool, error) {
 	case err != nil:
 		return false, cli.Failf("a gitwarrant server holds %s but wrote no address (%v): stop it, then start a session again", filepath.Join(dir, serveLockFile), err)
 	case st.Addr != addr:
-		return false, cli.Failf("this repository's gitwarrant server (pid %d) listens at %s, not at %s, where the hook posts: stop it (kill %d), then start a session again", st.PID, st.Addr, addr, st.PID)
+		return false, &cli.ExitError{Code: cli.ExitError1, Err: fmt.Errorf("this repository's gitwarrant server (pid %d) listens at %s, not at %s, where the hook posts: %w", st.PID, st.Addr, addr, errOtherAddr),
+			Hint: fmt.Sprintf("stop it (kill %d), then start a session again", st.PID)}
 	}
 	return true, nil
+}
+
+// errOtherAddr says the repository's server listens at another address.
+var errOtherAddr = errors.New("another address")
+
+// stopServer stops the repository's server (the pid its serve.json names,
+// which holds the lock) and waits until the lock is free.
+func stopServer(dir string) error {
+	st, err := readServeState(dir)
+	if err != nil {
+		return cli.Failf("%v", err)
+	}
+	if p, err := os.FindProcess(st.PID); err == nil {
+		_ = p.Signal(syscall.SIGTERM)
+	}
+	deadline := time.Now().Add(startTimeout)
+	for time.Now().Before(deadline) {
+		if f, err := tryLock(filepath.Join(dir, serveLockFile)); err == nil {
+			f.Close()
+			return nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return cli.Failf("this repository's gitwarrant server (pid %d, at %s) did not stop within %s: stop it (kill %d), then start a session again", st.PID, st.Addr, startTimeout, st.PID)
 }
 
 // logTail is the last lines of the server's log, for an error message.

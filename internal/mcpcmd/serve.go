@@ -121,11 +121,11 @@ func runServe(ctx context.Context, app *cli.App, o serveOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	if o.idle > 0 {
+	if o.idle > 0 || o.repoLock {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
-		go exitWhenIdle(ctx, cancel, h, o.idle)
+		go exitWhen(ctx, cancel, h, o.idle, stateDir)
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
 	fmt.Fprintf(app.IO.Err, "gitwarrant: serving http://%s/mcp and /api/v1 (Ctrl-C stops)\n", ln.Addr())
@@ -149,20 +149,31 @@ func runServe(ctx context.Context, app *cli.App, o serveOptions) error {
 	return err
 }
 
-// exitWhenIdle cancels the server's context once it has had no
-// authenticated request for idle.
-func exitWhenIdle(ctx context.Context, cancel context.CancelFunc, h *mcp.Handler, idle time.Duration) {
-	tick := min(idle/4, time.Second)
-	t := time.NewTicker(max(tick, time.Millisecond))
+// exitWhen cancels the server's context once it has had no authenticated
+// request for idle (0: never), or — for the repository's server (stateDir
+// set) — once serve.json no longer names this process: the repository was
+// removed, or a person deleted the file to stop it.
+func exitWhen(ctx context.Context, cancel context.CancelFunc, h *mcp.Handler, idle time.Duration, stateDir string) {
+	tick := time.Second
+	if idle > 0 {
+		tick = max(min(idle/4, time.Second), time.Millisecond)
+	}
+	t := time.NewTicker(tick)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if time.Since(h.LastRequest()) >= idle {
+			if idle > 0 && time.Since(h.LastRequest()) >= idle {
 				cancel()
 				return
+			}
+			if stateDir != "" {
+				if st, err := readServeState(stateDir); err != nil || st.PID != os.Getpid() {
+					cancel()
+					return
+				}
 			}
 		}
 	}
