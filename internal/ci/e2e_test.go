@@ -606,7 +606,23 @@ func TestGateItself(t *testing.T) {
 	f.write(".claude/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"gitwarrant hook claude"}]}]}}`+"\n")
 	f.write(".github/workflows/gate.yml", "on: pull_request\njobs:\n  gate:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          fetch-depth: 0\n      - uses: gitwarrant/gitwarrant@v1\n        with:\n          strict: true\n")
 	f.commitAll("the gate")
+	// The http wiring (docs/hook-protocol.md#the-http-hook), as install
+	// writes it: one key a line.
+	httpHook := "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\n            \"type\": \"http\",\n" +
+		"            \"url\": \"http://127.0.0.1:24117/hooks/claude?loop=fix#gitwarrant:install\",\n            \"timeout\": 30,\n            \"onFailure\": \"block\",\n" +
+		"            \"headers\": {\"Authorization\": \"Bearer $GITWARRANT_HOOK_KEY\"},\n            \"allowedEnvVars\": [\"GITWARRANT_HOOK_KEY\"]\n          }\n        ]\n      }\n    ]\n  }\n}\n"
+	f.branch("http-base")
+	f.write(".claude/settings.json", httpHook)
+	f.commitAll("the http hook")
+	f.git("checkout", "-q", "main")
+	f.git("merge", "-q", "--ff-only", "http-base")
 	cases := map[string]func(){
+		"http hook onFailure dropped": func() {
+			f.write(".claude/settings.json", strings.Replace(httpHook, "            \"onFailure\": \"block\",\n", "", 1))
+		},
+		"http hook pointed elsewhere": func() {
+			f.write(".claude/settings.json", strings.Replace(httpHook, "127.0.0.1:24117/hooks/claude?loop=fix#gitwarrant:install", "127.0.0.1:9/allow-all", 1))
+		},
 		"hook removed": func() { f.write(".claude/settings.json", "{}\n") },
 		"workflow deleted": func() {
 			os.Remove(filepath.Join(f.repo, ".github/workflows/gate.yml"))

@@ -32,7 +32,9 @@ var (
 	gateFiles = []string{".claude/settings.json", claudeLocal, "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", ".pre-commit-config.yaml"}
 	gateDirs  = []string{".husky", ".github/workflows"}
 	// weakeners are lines whose addition to a file wiring the gate can
-	// switch it off, and knobs whose removal weakens it. Naming another
+	// switch it off, and knobs whose removal weakens it (a hook's
+	// "onFailure": without "block" a hook that fails lets the call
+	// through, docs/hook-protocol.md). Naming another
 	// project folder (other-gates, --other-gate, or one more folder in the
 	// list) leaves that folder out of the gate: the workflow a pull request
 	// runs is the one it changes (docs/ci.md#one-project-folder). So does
@@ -42,7 +44,7 @@ var (
 		return regexp.MustCompile(`^\s*-?\s*(continue-on-error\s*:\s*(true|\$\{\{)|if\s*:|strict\s*:\s*(false|'false'|"false")|require-user-presence\s*:\s*(false|'false'|"false")|fail_fast\s*:|skip\s*:|SKIP\s*[:=]|exclude\s*:|.*"disableAllHooks"|other-gates\s*:|.*--other-gate|.*\b(GITWARRANT|DOCKET)_DIR\b|\S*/\.(gitwarrant|docket)/?\s*$)`)
 	})
 	weakenRemove = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^\s*-?\s*(strict|require-user-presence|fetch-depth)\s*:`)
+		return regexp.MustCompile(`^\s*-?\s*(strict|require-user-presence|fetch-depth|"onFailure")\s*:`)
 	})
 )
 
