@@ -61,6 +61,10 @@ session's pin, else --default-loop; --event session-end forgets the pin.
 With --post (--event post), read a PostToolUse payload and note on the record that a checked
 call ran, so an ask can be told apart as approved (it ran) or refused.
 
+` + "`gitwarrant serve`" + ` gives the same answers to Claude Code's http hook, POST
+/hooks/claude, without a process per call (install --hook http;
+docs/hook-protocol.md#the-http-hook).
+
 Exit status: always 0 — the answer is the JSON on stdout (Claude Code treats
 other statuses as "let it through"); a prompt is never blocked.`,
 		DisableFlagParsing: true, // a flag error must still answer ask, not exit 1
