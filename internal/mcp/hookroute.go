@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 
@@ -27,6 +28,12 @@ func (h *Handler) claudeHook(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
 		writeError(w, errorf("method_not_allowed", "POST the hook's payload", "%s is not allowed here", r.Method))
+		return
+	}
+	if !loopbackPeer(r.RemoteAddr) {
+		// Loopback only, even on a server started with --allow-remote: the
+		// hook speaks for the agent on this machine (docs/hook-protocol.md#the-http-hook).
+		writeError(w, errorf("route_unknown", "post the hook from the machine the server runs on", "the http hook answers only on loopback, not to %s", r.RemoteAddr))
 		return
 	}
 	if h.o.ClaudeHook == nil {
@@ -61,4 +68,14 @@ func authorizeRoute(c Caller, path string) *Error {
 		return errorf("scope_hook", "use a read or propose key for the tools", "a hook key can only post to %s", HookPath)
 	}
 	return nil
+}
+
+// loopbackPeer reports whether a request's remote address is loopback.
+func loopbackPeer(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -297,6 +297,15 @@ func TestHookRoute(t *testing.T) {
 	if r := f.do("GET", HookPath, k, "", nil); r.code() != "method_not_allowed" {
 		t.Errorf("GET: %d %s", r.status, r.raw)
 	}
+	// From another machine (a server started with --allow-remote): refused.
+	req := httptest.NewRequest("POST", HookPath, strings.NewReader(`{}`))
+	req.RemoteAddr = "192.0.2.7:40000"
+	req.Header.Set("Authorization", "Bearer "+k)
+	rec := httptest.NewRecorder()
+	f.h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "only on loopback") {
+		t.Errorf("a remote post: %d %s", rec.Code, rec.Body)
+	}
 }
 
 // TestRateLimitSlides: the 61st request in 60 s is refused with

@@ -47,11 +47,13 @@ server after the requests in flight finish.
 
 POST /hooks/claude is Claude Code's http hook (docs/hook-protocol.md): it
 answers exactly what ` + "`gitwarrant hook claude`" + ` prints for the same payload, with
-the wiring in the query (?loop=L, ?default-loop=L, &strict=1), and takes
-only a key made with --scope hook, which no other route takes. It has no
-rate limit: each request is a tool call waiting for its answer.
+the wiring in the query (?loop=L, ?default-loop=L, &strict=1,
+&no-record=1), and takes only a key made with --scope hook, which no other
+route takes, and only from this machine (a loopback peer, even with
+--allow-remote). It has no rate limit: each request is a tool call waiting
+for its answer.
 
---detach is what the SessionStart hook ` + "`install --hook http`" + ` writes runs: it
+--detach is what the SessionStart hook of ` + "`install --hook http`" + ` runs: it
 starts the server in the background unless this repository's server
 already listens at --addr (one per repository: it holds
 .git/gitwarrant/serve.lock and writes its address to serve.json there, its
