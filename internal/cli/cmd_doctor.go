@@ -76,6 +76,7 @@ func runDoctor(app *App, gitHooks, claude bool) []install.Check {
 		return append(checks, install.Check{Name: "project", Status: install.Fail, Detail: err.Error(), Fix: "run `gitwarrant init`"})
 	}
 	checks := install.Diagnose(install.DoctorEnv{Root: p.Root, Getenv: app.Getenv, LoopsDir: p.LoopsDir(), Sandbox: sandboxFor(p)}, gitHooks, claude)
+	useGateForLint(app) // the examples decide as the hook does, as `lint` has them
 	checks = append(checks, loopsCheck(p))
 	checks = append(checks, recordCheck(p))
 	checks = append(checks, signersCheck(p))

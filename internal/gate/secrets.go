@@ -42,17 +42,8 @@ func secretWord(w shell.Word) (string, bool) {
 }
 
 // secretVar reports an environment variable whose name says it holds a
-// secret: GITHUB_TOKEN, ANTHROPIC_API_KEY, AWS_SECRET_ACCESS_KEY,
-// DB_PASSWORD, NPM_AUTH_TOKEN ….
-func secretVar(name string) bool {
-	u := strings.ToUpper(name)
-	for _, k := range []string{"TOKEN", "SECRET", "PASSW", "_KEY", "APIKEY", "CREDENTIAL", "PRIVATE"} {
-		if strings.Contains(u, k) {
-			return true
-		}
-	}
-	return false
-}
+// secret (shell.SecretVar).
+func secretVar(name string) bool { return shell.SecretVar(name) }
 
 // findSecret reports a find test whose pattern aims at a secret or key
 // file (`find ~ -name 'id_*'`): what it finds is then printed, read or

@@ -31,6 +31,14 @@ func TestTemplatesAndDocketHaveNoErrors(t *testing.T) {
 			t.Fatalf("%s: %d loop files", d, len(files))
 		}
 		for _, f := range Run(files) {
+			// Here examples decide by typed entries alone (ExampleVerdict's
+			// default): a deny the gate's own screens give (the secrets
+			// screen for `echo "$AWS_SECRET_ACCESS_KEY"`) reads as ask.
+			// testdata/script/lint_templates.txtar lints the same templates
+			// through the gate, where each deny holds.
+			if f.Check == "examples" && strings.Contains(f.Msg, "is listed under deny but gets ask") {
+				continue
+			}
 			if f.Severity == Error {
 				t.Errorf("%s:%d: %s [%s]", f.File, f.Line, f.Msg, f.Check)
 			}

@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Data reports which words of a clause's Argv are data to the command
 // rather than what it acts on (docs/shell.md#data): a message, a title or
@@ -238,6 +241,22 @@ func gitData(c Clause, g *Git, out []bool) {
 // clause unreadable (docs/shell.md#data). The secrets screen still reads
 // the names it expands. before are the words before it (the command
 // first).
+// A parameter whose name says it holds a secret (SecretVar) is not such a
+// read: printing it is what the secrets screen stops.
 func EchoesParams(before []Word, i int, w Word) bool {
-	return i > 0 && (w.ParamsOnly || w.ValuesOnly) && len(before) > 0 && before[0].Literal && before[0].Text == "echo"
+	return i > 0 && (w.ParamsOnly || w.ValuesOnly) && len(before) > 0 && before[0].Literal && before[0].Text == "echo" &&
+		!slices.ContainsFunc(w.Params, SecretVar)
+}
+
+// SecretVar reports an environment variable whose name says it holds a
+// secret: GITHUB_TOKEN, ANTHROPIC_API_KEY, AWS_SECRET_ACCESS_KEY,
+// DB_PASSWORD, NPM_AUTH_TOKEN ….
+func SecretVar(name string) bool {
+	u := strings.ToUpper(name)
+	for _, k := range []string{"TOKEN", "SECRET", "PASSW", "_KEY", "APIKEY", "CREDENTIAL", "PRIVATE"} {
+		if strings.Contains(u, k) {
+			return true
+		}
+	}
+	return false
 }

@@ -214,6 +214,10 @@ func TestEchoParams(t *testing.T) {
 	}{
 		{`echo "$HOME"`, false},
 		{`echo $HOME ${USER}`, false},
+		// a variable whose name says secret is not a read of the
+		// environment to let through: printing it is what is stopped
+		{`echo "$AWS_SECRET_ACCESS_KEY"`, true},
+		{`echo "$(git rev-parse HEAD) $GITHUB_TOKEN"`, true},
 		{`echo "${HOME:-$(id)}"`, true},
 		{`echo "${!name}"`, true},
 		// a command substitution in what echo prints is a clause of its
