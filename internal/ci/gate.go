@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
+	"github.com/gitwarrant/gitwarrant/internal/protect"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -29,7 +30,7 @@ const claudeLocal = ".claude/settings.local.json"
 // gateDirs and gateFiles are where the gate is wired: the Claude Code
 // hook, hook managers' configuration, husky's hooks and the workflows.
 var (
-	gateFiles = []string{".claude/settings.json", claudeLocal, "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", ".pre-commit-config.yaml"}
+	gateFiles = append([]string{".claude/settings.json", claudeLocal, "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", ".pre-commit-config.yaml"}, protect.AgentHookFiles...)
 	gateDirs  = []string{".husky", ".github/workflows"}
 	// weakeners are lines whose addition to a file wiring the gate can
 	// switch it off, and knobs whose removal weakens it. Naming another
@@ -37,9 +38,12 @@ var (
 	// list) leaves that folder out of the gate: the workflow a pull request
 	// runs is the one it changes (docs/ci.md#one-project-folder). So does
 	// GITWARRANT_DIR or DOCKET_DIR (Claude Code's settings env, a hook
-	// line): the hook takes its project from there before walking up.
+	// line): the hook takes its project from there before walking up. The
+	// other clients' switches (docs/agents.md): Codex's `hooks = false`
+	// feature and a hook's `enabled = false` state, Gemini CLI's
+	// hooksConfig ("enabled": false, a "disabled" list).
 	weakenAdd = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^\s*-?\s*(continue-on-error\s*:\s*(true|\$\{\{)|if\s*:|strict\s*:\s*(false|'false'|"false")|require-user-presence\s*:\s*(false|'false'|"false")|fail_fast\s*:|skip\s*:|SKIP\s*[:=]|exclude\s*:|.*"disableAllHooks"|other-gates\s*:|.*--other-gate|.*\b(GITWARRANT|DOCKET)_DIR\b|\S*/\.(gitwarrant|docket)/?\s*$)`)
+		return regexp.MustCompile(`^\s*-?\s*(continue-on-error\s*:\s*(true|\$\{\{)|if\s*:|strict\s*:\s*(false|'false'|"false")|require-user-presence\s*:\s*(false|'false'|"false")|fail_fast\s*:|skip\s*:|SKIP\s*[:=]|exclude\s*:|.*"disableAllHooks"|other-gates\s*:|.*--other-gate|.*\b(GITWARRANT|DOCKET)_DIR\b|\S*/\.(gitwarrant|docket)/?\s*$|(features\.)?hooks\s*=\s*false|enabled\s*=\s*false|.*"enabled"\s*:\s*false|.*"disabled"\s*:|.*"hooksConfig")`)
 	})
 	weakenRemove = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^\s*-?\s*(strict|require-user-presence|fetch-depth)\s*:`)

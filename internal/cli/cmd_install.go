@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/compile"
@@ -29,6 +30,7 @@ type installOptions struct {
 	index       bool
 	gitDiff     bool
 	noSandbox   bool
+	agents      []string
 }
 
 func newInstallCmd(app *App) *cobra.Command {
@@ -86,6 +88,7 @@ Exit status:
 	f.StringVar(&o.defaultLoop, "default-loop", "", "the loop for a session no prompt routes (default: the only job loop; with several, asked at a terminal)")
 	f.BoolVar(&o.strict, "strict", false, "make the hook ask when no loop covers a call")
 	f.BoolVar(&o.noHook, "no-hook", false, "do not add the Claude Code hook")
+	f.StringSliceVar(&o.agents, "agents", nil, "the agents whose hooks to wire, comma-separated from claude,codex,gemini,cursor (default: Claude Code, and each other one whose folder or own context file the repository has)")
 	f.BoolVar(&o.noSandbox, "no-sandbox", false, "do not turn on Claude Code's sandbox (doctor then fails and says what code the agent runs can reach)")
 	f.BoolVar(&o.noMCP, "no-mcp", false, "do not add the gitwarrant MCP server to .mcp.json")
 	f.BoolVar(&o.allowManual, "allow-manual", false, "exit 0 even when a gate needs the printed lines added by hand")
@@ -137,6 +140,14 @@ func runInstall(app *App, o installOptions) error {
 	}
 	if !o.noGitHooks {
 		opts.PreCommitStage = preCommitStage(app)
+	}
+	claude, others, err := pickAgents(o.agents, p.Root)
+	if err != nil {
+		return err
+	}
+	o.noHook = o.noHook || !claude
+	if len(others) > 0 {
+		opts.Agents = &install.AgentHooks{Clients: others, Wiring: hook.Wiring{Loop: o.loop, DefaultLoop: o.defaultLoop, Strict: o.strict}, Explicit: explicit}
 	}
 	if !o.noHook {
 		opts.Hook = install.NewHookCommands(hook.Wiring{Loop: o.loop, DefaultLoop: o.defaultLoop, Strict: o.strict}, explicit)
@@ -368,4 +379,28 @@ func pickDefaultLoop(app *App, ls []*loops.Loop) (string, error) {
 		}
 	}
 	return "", Usagef("run install again and pick one of "+strings.Join(jobs, ", ")+", or pass --default-loop", "%q is not one of the loops listed", line)
+}
+
+// pickAgents resolves --agents: whether Claude Code's hook is wired, and
+// which other clients' (docs/agents.md#install). Empty means Claude Code
+// and every other client the repository shows signs of.
+func pickAgents(names []string, root string) (bool, []string, error) {
+	if len(names) == 0 {
+		return true, install.DetectAgents(root), nil
+	}
+	claude, others := false, []string{}
+	for _, n := range names {
+		n = strings.TrimSpace(strings.ToLower(n))
+		switch {
+		case n == "claude":
+			claude = true
+		case slices.Contains(hook.Clients, n):
+			if !slices.Contains(others, n) {
+				others = append(others, n)
+			}
+		default:
+			return false, nil, Usagef("choose from claude,"+strings.Join(hook.Clients, ","), "--agents: unknown agent %q", n)
+		}
+	}
+	return claude, others, nil
 }

@@ -321,6 +321,16 @@ func existingEntry(d *jsonDoc, event string, post bool) (group, cmd *jnode, text
 // insertion created; file says how the file itself came to be (created,
 // or whitespace read as {}).
 func addHookGroup(d *jsonDoc, event string, g hookGroup, file created) ([]byte, error) {
+	return addUnderHooks(d, event, file, func(c created) any {
+		g.Hooks[0].Command += c.marker()
+		return g
+	})
+}
+
+// addUnderHooks puts the item made by item under hooks.<event>, creating
+// missing containers in one insertion; item gets what the insertion
+// creates, for its marker.
+func addUnderHooks(d *jsonDoc, event string, file created, item func(created) any) ([]byte, error) {
 	c := created{file: file.file, empty: file.empty}
 	hooks, _, err := d.objectAt(d.root, "hooks", '{')
 	if err != nil {
@@ -334,7 +344,7 @@ func addHookGroup(d *jsonDoc, event string, g hookGroup, file created) ([]byte, 
 	}
 	c.hooks = hooks == nil
 	c.event = arr == nil
-	g.Hooks[0].Command += c.marker()
+	g := item(c)
 	switch {
 	case hooks == nil:
 		return d.insertItem(d.root, "hooks", map[string]any{event: []any{g}}), nil
@@ -349,6 +359,11 @@ func addHookGroup(d *jsonDoc, event string, g hookGroup, file created) ([]byte, 
 // created, when they are left empty. It returns the new document, whether
 // it removed anything, and what the markers said about the file itself.
 func removeHookGroups(d *jsonDoc, event string) (*jsonDoc, bool, created, error) {
+	return removeHookItems(d, event, ourGroup)
+}
+
+// removeHookItems is removeHookGroups for the items ours recognises.
+func removeHookItems(d *jsonDoc, event string, ours func([]byte) (created, bool)) (*jsonDoc, bool, created, error) {
 	removed, fileCreated := false, created{}
 	for {
 		hooks, hi, err := d.objectAt(d.root, "hooks", '{')
@@ -361,7 +376,7 @@ func removeHookGroups(d *jsonDoc, event string) (*jsonDoc, bool, created, error)
 		}
 		idx, c := -1, created{}
 		for i, it := range arr.items {
-			if cc, ok := ourGroup(d.data[it.val.start:it.val.end]); ok {
+			if cc, ok := ours(d.data[it.val.start:it.val.end]); ok {
 				idx, c = i, cc
 			}
 		}
