@@ -70,6 +70,7 @@ func gateWarnings(repo *gitx.Repo, mb, head plumbing.Hash) ([]GateWarning, error
 	if hid, ok := hd[claudeLocal]; ok && hid != base[claudeLocal] && wired(repo, base[".claude/settings.json"]) {
 		out = append(out, GateWarning{File: claudeLocal, What: "commits Claude Code's per-clone settings, read over .claude/settings.json, where they can switch the gitwarrant hook off (disableAllHooks) or point it elsewhere (env) — keep it out of Git"})
 	}
+	out = append(out, newAgentSwitches(repo, base, hd)...)
 	for _, p := range names {
 		if p == claudeLocal {
 			continue // above
@@ -182,4 +183,36 @@ func lineDiff(a, b string) (removed, added []numbered) {
 		return out
 	}
 	return diff(la, lb), diff(lb, la)
+}
+
+// newAgentSwitches reports a client's hook file that head adds with a line
+// that switches hooks off — `hooks = false` in a new .codex/config.toml
+// turns off the hooks .codex/hooks.json wires — when the gate was wired at
+// the merge base.
+func newAgentSwitches(repo *gitx.Repo, base, hd map[string]string) []GateWarning {
+	wiredAtBase := false
+	for _, id := range base {
+		if wired(repo, id) {
+			wiredAtBase = true
+			break
+		}
+	}
+	var out []GateWarning
+	for _, f := range protect.AgentHookFiles {
+		id, ok := hd[f]
+		if _, inBase := base[f]; inBase || !ok || !wiredAtBase {
+			continue
+		}
+		b, err := repo.Blob(id)
+		if err != nil {
+			continue
+		}
+		_, added := lineDiff("", string(b))
+		for _, l := range added {
+			if weakenAdd().MatchString(l.text) {
+				out = append(out, GateWarning{File: f, Line: l.n, What: fmt.Sprintf("adds %q, which can switch the gate off", strings.TrimSpace(l.text))})
+			}
+		}
+	}
+	return out
 }
