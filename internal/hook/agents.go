@@ -345,7 +345,7 @@ var cursorTools = map[string]string{"Shell": "Bash", "Read": "Read", "Write": "W
 	"LS": "LS", "WebFetch": "WebFetch", "WebSearch": "WebSearch", "Task": "Agent"}
 
 // cursorCalls maps Cursor's beforeShellExecution, beforeReadFile,
-// beforeMCPExecution and preToolUse payloads (docs/agents.md#cursor).
+// beforeMCPExecution and preToolUse payloads (docs/agents.md#the-mapping).
 func cursorCalls(p clientPayload) ([]call, error) {
 	switch p.HookEventName {
 	case "beforeShellExecution":

@@ -43,7 +43,7 @@ type agentEvent struct {
 
 // agentEvents are the events install wires, in the order it writes them.
 // Cursor's preToolUse covers every tool; beforeReadFile also covers files
-// Cursor reads for the agent outside a tool call (docs/agents.md#cursor).
+// Cursor reads for the agent outside a tool call (docs/agents.md#the-mapping).
 var agentEvents = map[string][]agentEvent{
 	hook.ClientCodex:  {{"PreToolUse", true}, {"UserPromptSubmit", false}},
 	hook.ClientGemini: {{"BeforeTool", true}, {"BeforeAgent", false}},
