@@ -218,10 +218,17 @@ func patchCalls(patch, cwd string) ([]call, error) {
 		cur = &out[len(out)-1]
 	}
 	sawBegin := false
-	for _, line := range strings.Split(patch, "\n") {
-		line = strings.TrimRight(line, "\r")
+	for _, raw := range strings.Split(patch, "\n") {
+		raw = strings.TrimRight(raw, "\r")
+		// Headers are read with their spaces trimmed: a header the
+		// client's parser accepts with a leading space must not pass as a
+		// context line here (a content line starts with + or -).
+		line := strings.TrimSpace(raw)
+		if strings.HasPrefix(raw, "+") || strings.HasPrefix(raw, "-") {
+			line = raw
+		}
 		switch {
-		case strings.TrimSpace(line) == "*** Begin Patch":
+		case line == "*** Begin Patch":
 			sawBegin = true
 		case strings.HasPrefix(line, "*** Add File: "):
 			add("Write", strings.TrimPrefix(line, "*** Add File: "))

@@ -11,7 +11,9 @@ import "strings"
 // under a pinned wiring and stays out of the way otherwise, as the Claude
 // Code hook does.
 func (w Wiring) AgentPre(client string) string {
-	cmd := "gitwarrant hook " + client + w.args()
+	// --event pre: the event is the wiring's, not the payload's, so a
+	// client that renames its event still gets its calls decided.
+	cmd := "gitwarrant hook " + client + " --event pre" + w.args()
 	missing := "command -v gitwarrant >/dev/null 2>&1 || exit 0; "
 	if w.Pinned() {
 		missing = "command -v gitwarrant >/dev/null 2>&1 || { echo 'gitwarrant is not installed, and this repository pins a gitwarrant gate, so the call is blocked: install it with `" + InstallHint + "` and make sure it is on PATH' >&2; exit 2; }; "
