@@ -88,29 +88,7 @@ func TestCodexGate(t *testing.T) {
 	if res.Err != nil {
 		t.Fatalf("codex exec: %v\nstderr: %s", res.Err, res.Stderr)
 	}
-	want := []struct {
-		blocked bool
-		says    string
-	}{
-		{true, "never: pushing to main"}, {true, "self-protection"}, {true, "never: secrets"}, {false, "ok  \texample.com/e2e"},
-	}
-	for i, w := range want {
-		out, ok := res.Output(i)
-		switch {
-		case !ok:
-			t.Errorf("call %d: Codex sent no output for it", i)
-		case w.blocked && !strings.Contains(out, "blocked by PreToolUse hook"):
-			t.Errorf("call %d ran; output %q", i, out)
-		case !strings.Contains(out, w.says):
-			t.Errorf("call %d: output %q, want %q in it", i, out, w.says)
-		}
-	}
-	if got := p.Git("--git-dir", p.Origin, "rev-parse", "main"); got != head {
-		t.Errorf("origin main moved to %s", got)
-	}
-	if p.ReadFile(".gitwarrant/loops/evil.loop.md") != "" {
-		t.Error("the patch wrote into .gitwarrant/")
-	}
+	checkFour(t, p, head, "blocked by PreToolUse hook", "ok  \texample.com/e2e", res.Output)
 	ids := []string{"call_e2e_00", "call_e2e_01", "call_e2e_02", "call_e2e_03"}
 	assertAgentRecord(t, p, "hook codex", []agentCheck{{"deny", "pushing to main"}, {"deny", "self-protection"}, {"deny", "secrets"}, {"allow", "go test"}}, ids)
 }
@@ -133,29 +111,7 @@ func TestGeminiGate(t *testing.T) {
 	if res.Err != nil {
 		t.Fatalf("gemini -p: %v\nstdout: %s\nstderr: %s", res.Err, res.Stdout, res.Stderr)
 	}
-	want := []struct {
-		blocked bool
-		says    string
-	}{
-		{true, "never: pushing to main"}, {true, "self-protection"}, {true, "never: secrets"}, {false, "ok  \\texample.com/e2e"},
-	}
-	for i, w := range want {
-		out, ok := res.FunctionResponse(i)
-		switch {
-		case !ok:
-			t.Errorf("call %d: Gemini CLI sent no response for it", i)
-		case w.blocked && !strings.Contains(out, "Tool execution blocked"):
-			t.Errorf("call %d ran; response %q", i, out)
-		case !strings.Contains(out, w.says):
-			t.Errorf("call %d: response %q, want %q in it", i, out, w.says)
-		}
-	}
-	if got := p.Git("--git-dir", p.Origin, "rev-parse", "main"); got != head {
-		t.Errorf("origin main moved to %s", got)
-	}
-	if p.ReadFile(".gitwarrant/loops/evil.loop.md") != "" {
-		t.Error("write_file wrote into .gitwarrant/")
-	}
+	checkFour(t, p, head, "Tool execution blocked", "ok  \\texample.com/e2e", res.FunctionResponse)
 	assertAgentRecord(t, p, "hook gemini", []agentCheck{{"deny", "pushing to main"}, {"deny", "self-protection"}, {"deny", "secrets"}, {"allow", "go test"}}, nil)
 }
 
@@ -208,5 +164,29 @@ func TestAgentHookFailures(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkFour checks the four calls of TestCodexGate and TestGeminiGate by
+// what the client told the model (output(i)): the first three blocked
+// with gitwarrant's reason and without effect, the tests run and passed.
+func checkFour(t *testing.T, p *agente2e.Project, originMain, blocked, passed string, output func(int) (string, bool)) {
+	t.Helper()
+	for i, says := range []string{"never: pushing to main", "self-protection", "never: secrets", passed} {
+		out, ok := output(i)
+		switch {
+		case !ok:
+			t.Errorf("call %d: the client sent back nothing for it", i)
+		case i < 3 && !strings.Contains(out, blocked):
+			t.Errorf("call %d ran; the client said %q", i, out)
+		case !strings.Contains(out, says):
+			t.Errorf("call %d: the client said %q, want %q in it", i, out, says)
+		}
+	}
+	if got := p.Git("--git-dir", p.Origin, "rev-parse", "main"); got != originMain {
+		t.Errorf("origin main moved to %s", got)
+	}
+	if p.ReadFile(".gitwarrant/loops/evil.loop.md") != "" {
+		t.Error("an agent wrote into .gitwarrant/")
 	}
 }

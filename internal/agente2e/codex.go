@@ -1,7 +1,6 @@
 package agente2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -243,25 +242,10 @@ trust_level = "trusted"
 	defer cancel()
 	cmd := exec.CommandContext(ctx, run.Bin, args...)
 	cmd.Dir = run.Dir
-	path := run.PATH
-	if path == "" {
-		path = os.Getenv("PATH")
-	}
-	env := []string{
-		"HOME=" + home, "CODEX_HOME=" + codexHome, "PATH=" + path, "LANG=C.UTF-8", "TERM=dumb", "NO_COLOR=1",
-		"E2E_API_KEY=sk-e2e-offline", "SHELL=/bin/sh",
-		"GIT_AUTHOR_NAME=Agent", "GIT_AUTHOR_EMAIL=agent@example.com",
-		"GIT_COMMITTER_NAME=Agent", "GIT_COMMITTER_EMAIL=agent@example.com", "GIT_CONFIG_NOSYSTEM=1",
-	}
-	cmd.Env = append(append(append(env, goEnv()...), "GOTOOLCHAIN=local", "GOPROXY=off"), run.Env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	res := &CodexResult{Stdout: stdout.String(), Stderr: stderr.String(), Requests: srv.Requests(), Took: time.Since(start), Err: err}
-	if ps := cmd.ProcessState; ps != nil {
-		t.Logf("codex exec %q: %v, %v CPU", run.Prompt, res.Took.Round(time.Millisecond), (ps.UserTime() + ps.SystemTime()).Round(time.Millisecond))
-	}
+	cmd.Env = append(clientEnv(home, run.PATH, "CODEX_HOME="+codexHome, "E2E_API_KEY=sk-e2e-offline", "SHELL=/bin/sh"), run.Env...)
+	res := &CodexResult{}
+	res.Stdout, res.Stderr, res.Took, res.Err = runClient(t, fmt.Sprintf("codex exec %q", run.Prompt), cmd)
+	res.Requests = srv.Requests()
 	return res
 }
 

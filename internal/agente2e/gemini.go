@@ -1,7 +1,6 @@
 package agente2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -243,26 +242,11 @@ func RunGemini(t testing.TB, run GeminiRun) *GeminiResult {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", args...)
 	cmd.Dir = run.Dir
-	path := run.PATH
-	if path == "" {
-		path = os.Getenv("PATH")
-	}
-	env := []string{
-		"HOME=" + home, "PATH=" + path, "LANG=C.UTF-8", "TERM=dumb", "NO_COLOR=1",
-		"GOOGLE_GEMINI_BASE_URL=" + srv.URL, "GEMINI_API_KEY=e2e-offline",
-		"GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_TELEMETRY_ENABLED=false",
-		"GIT_AUTHOR_NAME=Agent", "GIT_AUTHOR_EMAIL=agent@example.com",
-		"GIT_COMMITTER_NAME=Agent", "GIT_COMMITTER_EMAIL=agent@example.com", "GIT_CONFIG_NOSYSTEM=1",
-	}
-	cmd.Env = append(append(append(env, goEnv()...), "GOTOOLCHAIN=local", "GOPROXY=off"), run.Env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	res := &GeminiResult{Stdout: stdout.String(), Stderr: stderr.String(), Requests: srv.Requests(), Took: time.Since(start), Err: err}
-	if ps := cmd.ProcessState; ps != nil {
-		t.Logf("gemini -p %q: %v, %v CPU", run.Prompt, res.Took.Round(time.Millisecond), (ps.UserTime() + ps.SystemTime()).Round(time.Millisecond))
-	}
+	cmd.Env = append(clientEnv(home, run.PATH, "GOOGLE_GEMINI_BASE_URL="+srv.URL, "GEMINI_API_KEY=e2e-offline",
+		"GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_TELEMETRY_ENABLED=false"), run.Env...)
+	res := &GeminiResult{}
+	res.Stdout, res.Stderr, res.Took, res.Err = runClient(t, fmt.Sprintf("gemini -p %q", run.Prompt), cmd)
+	res.Requests = srv.Requests()
 	return res
 }
 

@@ -70,11 +70,8 @@ gitwarrant lets a call through.`,
 }
 
 func hookAgentFlags(o *hookAgentOptions, fs *pflag.FlagSet) {
-	fs.StringVar(&o.Loop, "loop", "", "check every call against this loop, whatever the session's prompt routes to")
-	fs.StringVar(&o.DefaultLoop, "default-loop", "", "check the calls of a session no prompt has pinned against this loop")
-	fs.BoolVar(&o.Strict, "strict", false, "ask when no loop covers a call")
+	hookWiringFlags(&o.Options, fs)
 	fs.StringVar(&o.event, "event", "", "the hook event: pre (a tool call) or prompt; empty reads it from the payload")
-	fs.BoolVar(&o.NoRecord, "no-record", false, "do not append checks to the record")
 }
 
 // runHookAgent answers one hook of client. Whatever happens — a panic
