@@ -37,7 +37,7 @@ func newInstallCmd(app *App) *cobra.Command {
 	var o installOptions
 	cmd := &cobra.Command{
 		Use:   "install",
-		Short: "wire gitwarrant into this repository: context files, Claude Code hook, git hooks; then doctor",
+		Short: "wire gitwarrant into this repository: context files, agent hooks, git hooks; then doctor",
 		Long: `Wire gitwarrant into the repository, so every agent that works in it is under
 the warrant — context and enforcement, committed with the code:
 
@@ -51,6 +51,10 @@ the warrant — context and enforcement, committed with the code:
     terminal and refuses without one. A gitwarrant hook a person wrote
     (pinned, strict, another timeout) is kept as it is unless --loop,
     --default-loop or --strict is given;
+  - wires the same gate into Codex CLI (.codex/hooks.json), Gemini CLI
+    (.gemini/settings.json) and Cursor (.cursor/hooks.json) for the clients
+    --agents names — by default the ones whose folders or own context
+    files the repository has (docs/agents.md);
   - turns on Claude Code's sandbox there, compiled from the warrant: the
     protected places read-only, the secret files its never and ask entries
     name unreadable, the network limited to the hosts it needs (unless
