@@ -16,15 +16,15 @@ type rule struct {
 	runs         bool
 }
 
-// hookRules are the answers both clients are held to: only exit 2 with a
-// reason on stderr, or a deny, blocks; a failing, killed or empty-handed
-// hook lets the call run. These are the clients' rules, not gitwarrant's:
+// hookRules are the answers both clients are held to: exit 2 with a
+// reason on stderr blocks; a failing, killed or timed-out hook lets the
+// call run. These are the clients' rules, not gitwarrant's:
 // they are why the command install writes turns every failure into exit 2.
 var hookRules = []rule{
 	{"exit 2 with a reason", "echo nope >&2; exit 2", false},
-	{"exit 2 without a reason", "exit 2", true},
 	{"exit 1", "echo nope >&2; exit 1", true},
 	{"killed", "kill -9 $$", true},
+	{"past its timeout", "sleep 4", true},
 }
 
 // TestCodexHookRules establishes how Codex 0.171.0 treats a PreToolUse
@@ -34,9 +34,8 @@ func TestCodexHookRules(t *testing.T) {
 	t.Parallel()
 	bin := agente2e.CodexBin(t)
 	rules := append(hookRules,
-		rule{"deny", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"nope"}}'`, false},
-		rule{"ask", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"nope"}}'`, true},
-		rule{"past its timeout", "sleep 4", true})
+		rule{"exit 2 without a reason", "exit 2", true},
+		rule{"ask", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"nope"}}'`, true})
 	for _, r := range rules {
 		t.Run(r.name, func(t *testing.T) {
 			t.Parallel()
@@ -52,15 +51,14 @@ func TestCodexHookRules(t *testing.T) {
 }
 
 // TestGeminiHookRules does the same for Gemini CLI 0.61.0's BeforeTool
-// hook. Its "ask" is not among them: in a non-interactive session it waits
-// for an answer no one can give, until the session is killed.
+// hook (its sessions cost several times Codex's, so only the rules the
+// install's command rests on). Its "ask" is not among them: in a
+// non-interactive session it waits for an answer no one can give, until the
+// session is killed.
 func TestGeminiHookRules(t *testing.T) {
 	t.Parallel()
 	bin := agente2e.GeminiBin(t)
-	rules := append(hookRules,
-		rule{"deny", `echo '{"decision":"deny","reason":"nope"}'`, false},
-		rule{"exit 3 with a reason", "echo nope >&2; exit 3", false},
-		rule{"past its timeout", "sleep 4", true})
+	rules := hookRules
 	for _, r := range rules {
 		t.Run(r.name, func(t *testing.T) {
 			t.Parallel()
