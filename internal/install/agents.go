@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -263,8 +264,7 @@ func (p *Plan) planUnagents() error {
 func DetectAgents(root string) []string {
 	var out []string
 	for _, c := range hook.Clients {
-		dir := filepath.Join(root, "."+c)
-		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		if ownFolder(filepath.Join(root, "."+c)) {
 			out = append(out, c)
 			continue
 		}
@@ -274,6 +274,31 @@ func DetectAgents(root string) []string {
 		}
 	}
 	return out
+}
+
+// ownFolder reports whether dir exists and holds more than install's own
+// files: .cursor/rules/gitwarrant.mdc is the context file install writes,
+// so a .cursor holding only it does not count, and a second install wires
+// the same clients as the first.
+func ownFolder(dir string) bool {
+	found := false
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || found {
+			return filepath.SkipAll
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if !d.IsDir() && filepath.ToSlash(rel) != "rules/gitwarrant.mdc" {
+			found = true
+		}
+		return nil
+	})
+	fi, err := os.Stat(dir)
+	if err == nil && fi.IsDir() && !found {
+		entries, _ := os.ReadDir(dir)
+		// An empty folder counts: a person made it for the client.
+		return len(entries) == 0
+	}
+	return found
 }
 
 // withoutBlock is a context file without gitwarrant's managed block, so a
