@@ -25,54 +25,7 @@ gw="$work/gitwarrant"
 gws="$work/gitwarrant-static"
 
 repo="$work/repo"
-mkdir -p "$repo/.gitwarrant/loops"
-cd "$repo"
-export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
-export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
-git init -q -b main
-i=1
-while [ $i -le 50 ]; do
-  n=$(printf '%02d' $i)
-  cat > ".gitwarrant/loops/task-$n.loop.md" <<LOOP
----
-name: task-$n
-description: Recurring chore number $n for the widget$n service.
-version: 1
-triggers: [widget$n maintenance, chore $n]
-warrant:
-  read: [source code, logs of widget$n]
-  draft: [release notes for widget$n]
-  change: [widget$n source files, widget$n tests]
-  send: [status update about widget$n]
-  ask: [deploying widget$n, changing widget$n dependencies]
-  never: [deleting widget$n data, secrets]
----
-# Brief
-
-Chore $n.
-LOOP
-  i=$((i + 1))
-done
-cat > .gitwarrant/loops/ship-feature.loop.md <<'LOOP'
----
-name: ship-feature
-description: Finish a feature branch and push it for review.
-version: 1
-triggers: [git push, feature branch]
-warrant:
-  read: [source code, git history]
-  draft: [pull request description]
-  change: [source files, test files]
-  send: [git push origin feature]
-  ask: [merging a pull request]
-  never: [force push, pushing to main]
----
-# Brief
-
-Ship it.
-LOOP
-echo hello > README.md
-git add -A && git commit -q -m init
+routed_repo "$repo"
 cat > "$work/payload.json" <<JSON
 {"session_id":"8c1f","transcript_path":"/home/dev/.claude/projects/x/8c1f.jsonl","cwd":"$repo","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push origin feature/login-fix","description":"Push the login fix branch for review","timeout":120000},"tool_use_id":"toolu_01XyZ"}
 JSON

@@ -115,4 +115,56 @@ interleave_aims() {
         printf "aim: %-10s / %-10s = %.2f× wall, %.2f× CPU (limit %s) %s\n", a[1], a[2], r, rc, a[3], (r <= a[3] ? "MET" : "MISSED")
       }
     }' "$json"
+# routed_repo <dir>: a committed Git repository at <dir> holding 50 chore
+# loops and ship-feature, so a `git push` routes over every loop; the shell
+# is left in <dir>. bench/hook.sh and bench/agents.sh decide in it.
+routed_repo() {
+mkdir -p "$1/.gitwarrant/loops"
+cd "$1"
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
+export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+git init -q -b main
+i=1
+while [ $i -le 50 ]; do
+  n=$(printf '%02d' $i)
+  cat > ".gitwarrant/loops/task-$n.loop.md" <<LOOP
+---
+name: task-$n
+description: Recurring chore number $n for the widget$n service.
+version: 1
+triggers: [widget$n maintenance, chore $n]
+warrant:
+  read: [source code, logs of widget$n]
+  draft: [release notes for widget$n]
+  change: [widget$n source files, widget$n tests]
+  send: [status update about widget$n]
+  ask: [deploying widget$n, changing widget$n dependencies]
+  never: [deleting widget$n data, secrets]
+---
+# Brief
+
+Chore $n.
+LOOP
+  i=$((i + 1))
+done
+cat > .gitwarrant/loops/ship-feature.loop.md <<'LOOP'
+---
+name: ship-feature
+description: Finish a feature branch and push it for review.
+version: 1
+triggers: [git push, feature branch]
+warrant:
+  read: [source code, git history]
+  draft: [pull request description]
+  change: [source files, test files]
+  send: [git push origin feature]
+  ask: [merging a pull request]
+  never: [force push, pushing to main]
+---
+# Brief
+
+Ship it.
+LOOP
+echo hello > README.md
+git add -A && git commit -q -m init
 }

@@ -155,18 +155,12 @@ func RunClaude(t testing.TB, run ClaudeRun) *ClaudeResult {
 	cmd := exec.CommandContext(ctx, run.Bin, args...)
 	cmd.Dir = run.Dir
 	cmd.Env = append(claudeEnv(home, srv.URL, run.PATH), run.Env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	res := &ClaudeResult{Raw: stdout.Bytes(), Stderr: stderr.String(), Requests: srv.Requests(), Took: time.Since(start), DebugLog: debug, server: srv}
-	if ps := cmd.ProcessState; ps != nil {
-		// The CPU time counts the client's hooks and tools too (the
-		// children it waited for): the figure that does not depend on how
-		// busy the machine is.
-		t.Logf("claude -p %q: %v, %v CPU", run.Prompt, res.Took.Round(time.Millisecond), (ps.UserTime() + ps.SystemTime()).Round(time.Millisecond))
-	}
-	jerr := json.Unmarshal(stdout.Bytes(), &res.Result)
+	// The CPU time runClient logs counts the client's hooks and tools too
+	// (the children it waited for): the figure that does not depend on
+	// how busy the machine is.
+	stdout, stderr, took, err := runClient(t, fmt.Sprintf("claude -p %q", run.Prompt), cmd)
+	res := &ClaudeResult{Raw: []byte(stdout), Stderr: stderr, Requests: srv.Requests(), Took: took, DebugLog: debug, server: srv}
+	jerr := json.Unmarshal(res.Raw, &res.Result)
 	if jerr == nil && res.Result.Type != "result" {
 		jerr = fmt.Errorf("the output is not a result")
 	}
@@ -175,7 +169,7 @@ func RunClaude(t testing.TB, run ClaudeRun) *ClaudeResult {
 	}
 	if jerr != nil {
 		t.Fatalf("claude -p %q: %v (exit: %v)\nstdout: %s\nstderr: %s\n%d requests: %s\nthe end of its debug log:\n%s",
-			run.Prompt, jerr, err, stdout.Bytes(), stderr.Bytes(), len(res.Requests), kinds(res.Requests), tail(debug, 40))
+			run.Prompt, jerr, err, stdout, stderr, len(res.Requests), kinds(res.Requests), tail(debug, 40))
 	}
 	return res
 }
@@ -195,21 +189,41 @@ func ClaudeHome(t testing.TB) string {
 // does not rebuild the standard library), so a variable of the machine
 // (an API key, a Claude Code setting) cannot change what is tested.
 func claudeEnv(home, baseURL, path string) []string {
-	if path == "" {
-		path = os.Getenv("PATH")
-	}
-	env := []string{
-		"HOME=" + home, "PATH=" + path, "LANG=C.UTF-8", "TERM=dumb", "NO_COLOR=1",
-		"ANTHROPIC_BASE_URL=" + baseURL, "ANTHROPIC_API_KEY=sk-ant-e2e-offline",
+	return clientEnv(home, path,
+		"ANTHROPIC_BASE_URL="+baseURL, "ANTHROPIC_API_KEY=sk-ant-e2e-offline",
 		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
 		"DISABLE_ERROR_REPORTING=1",
 		// Claude Code refuses to bypass permissions as root outside a
 		// sandbox; the tests run as root in CI containers.
-		"IS_SANDBOX=1",
-		"GIT_AUTHOR_NAME=Agent", "GIT_AUTHOR_EMAIL=agent@example.com",
-		"GIT_COMMITTER_NAME=Agent", "GIT_COMMITTER_EMAIL=agent@example.com", "GIT_CONFIG_NOSYSTEM=1",
+		"IS_SANDBOX=1")
+}
+
+// clientEnv is the environment a client session starts from: HOME, PATH
+// ($PATH when empty), the client's own variables, git identity and Go's
+// caches — nothing else of the machine's.
+func clientEnv(home, path string, client ...string) []string {
+	if path == "" {
+		path = os.Getenv("PATH")
 	}
+	env := append([]string{"HOME=" + home, "PATH=" + path, "LANG=C.UTF-8", "TERM=dumb", "NO_COLOR=1"}, client...)
+	env = append(env, "GIT_AUTHOR_NAME=Agent", "GIT_AUTHOR_EMAIL=agent@example.com",
+		"GIT_COMMITTER_NAME=Agent", "GIT_COMMITTER_EMAIL=agent@example.com", "GIT_CONFIG_NOSYSTEM=1")
 	return append(append(env, goEnv()...), "GOTOOLCHAIN=local", "GOPROXY=off")
+}
+
+// runClient runs one client session and logs its wall and CPU time (the
+// CPU time counts its hooks and tools: the children it waited for).
+func runClient(t testing.TB, label string, cmd *exec.Cmd) (stdout, stderr string, took time.Duration, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err = cmd.Run()
+	took = time.Since(start)
+	if ps := cmd.ProcessState; ps != nil {
+		t.Logf("%s: %v, %v CPU", label, took.Round(time.Millisecond), (ps.UserTime() + ps.SystemTime()).Round(time.Millisecond))
+	}
+	return out.String(), errb.String(), took, err
 }
 
 // goEnv is the go command's cache and root settings as KEY=VALUE (none

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
+	"github.com/gitwarrant/gitwarrant/internal/protect"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -29,7 +30,7 @@ const claudeLocal = ".claude/settings.local.json"
 // gateDirs and gateFiles are where the gate is wired: the Claude Code
 // hook, hook managers' configuration, husky's hooks and the workflows.
 var (
-	gateFiles = []string{".claude/settings.json", claudeLocal, "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", ".pre-commit-config.yaml"}
+	gateFiles = append([]string{".claude/settings.json", claudeLocal, "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", ".pre-commit-config.yaml"}, protect.AgentHookFiles...)
 	gateDirs  = []string{".husky", ".github/workflows"}
 	// weakeners are lines whose addition to a file wiring the gate can
 	// switch it off, and knobs whose removal weakens it (a hook's
@@ -39,9 +40,12 @@ var (
 	// list) leaves that folder out of the gate: the workflow a pull request
 	// runs is the one it changes (docs/ci.md#one-project-folder). So does
 	// GITWARRANT_DIR or DOCKET_DIR (Claude Code's settings env, a hook
-	// line): the hook takes its project from there before walking up.
+	// line): the hook takes its project from there before walking up. The
+	// other clients' switches (docs/agents.md): Codex's `hooks = false`
+	// feature and a hook's `enabled = false` state, Gemini CLI's
+	// hooksConfig ("enabled": false, a "disabled" list).
 	weakenAdd = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^\s*-?\s*(continue-on-error\s*:\s*(true|\$\{\{)|if\s*:|strict\s*:\s*(false|'false'|"false")|require-user-presence\s*:\s*(false|'false'|"false")|fail_fast\s*:|skip\s*:|SKIP\s*[:=]|exclude\s*:|.*"disableAllHooks"|other-gates\s*:|.*--other-gate|.*\b(GITWARRANT|DOCKET)_DIR\b|\S*/\.(gitwarrant|docket)/?\s*$)`)
+		return regexp.MustCompile(`^\s*-?\s*(continue-on-error\s*:\s*(true|\$\{\{)|if\s*:|strict\s*:\s*(false|'false'|"false")|require-user-presence\s*:\s*(false|'false'|"false")|fail_fast\s*:|skip\s*:|SKIP\s*[:=]|exclude\s*:|.*"disableAllHooks"|other-gates\s*:|.*--other-gate|.*\b(GITWARRANT|DOCKET)_DIR\b|\S*/\.(gitwarrant|docket)/?\s*$|(features\.)?hooks\s*=\s*false|enabled\s*=\s*false|.*"enabled"\s*:\s*false|.*"disabled"\s*:|.*"hooksConfig")`)
 	})
 	weakenRemove = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^\s*-?\s*(strict|require-user-presence|fetch-depth|"onFailure")\s*:`)
@@ -69,6 +73,7 @@ func gateWarnings(repo *gitx.Repo, mb, head plumbing.Hash) ([]GateWarning, error
 		out = append(out, GateWarning{File: claudeLocal, What: "commits Claude Code's per-clone settings, read over .claude/settings.json, where they can switch the gitwarrant hook off (disableAllHooks) or point it elsewhere (env) — keep it out of Git"})
 	}
 	out = append(out, sandboxWarnings(repo, base[".claude/settings.json"], hd[".claude/settings.json"])...) // sandbox.go
+	out = append(out, newAgentSwitches(repo, base, hd)...)
 	for _, p := range names {
 		if p == claudeLocal {
 			continue // above
@@ -181,4 +186,36 @@ func lineDiff(a, b string) (removed, added []numbered) {
 		return out
 	}
 	return diff(la, lb), diff(lb, la)
+}
+
+// newAgentSwitches reports a client's hook file that head adds with a line
+// that switches hooks off — `hooks = false` in a new .codex/config.toml
+// turns off the hooks .codex/hooks.json wires — when the gate was wired at
+// the merge base.
+func newAgentSwitches(repo *gitx.Repo, base, hd map[string]string) []GateWarning {
+	wiredAtBase := false
+	for _, id := range base {
+		if wired(repo, id) {
+			wiredAtBase = true
+			break
+		}
+	}
+	var out []GateWarning
+	for _, f := range protect.AgentHookFiles {
+		id, ok := hd[f]
+		if _, inBase := base[f]; inBase || !ok || !wiredAtBase {
+			continue
+		}
+		b, err := repo.Blob(id)
+		if err != nil {
+			continue
+		}
+		_, added := lineDiff("", string(b))
+		for _, l := range added {
+			if weakenAdd().MatchString(l.text) {
+				out = append(out, GateWarning{File: f, Line: l.n, What: fmt.Sprintf("adds %q, which can switch the gate off", strings.TrimSpace(l.text))})
+			}
+		}
+	}
+	return out
 }

@@ -34,6 +34,11 @@ func newDoctorCmd(app *App) *cobra.Command {
   - the Claude Code settings (project, local, user, managed) do not disable hooks,
     hold the gitwarrant hook, and its command resolves to a binary; a
     pinned hook without "onFailure": "block" is a warning;
+  - each gitwarrant hook in .codex/hooks.json, .gemini/settings.json and
+    .cursor/hooks.json blocks a probe it cannot check, run as the client
+    runs it, and no switch of the client turns hooks off (Codex's hooks
+    feature, Gemini CLI's hooksConfig); untrusted Codex hooks and a Gemini
+    folder that is not trusted are warnings (docs/agents.md#switches);
   - every command in .mcp.json resolves, and gitwarrant's own server
     answers an MCP initialize;
   - the loops pass lint, the record verifies, allowed_signers parses.

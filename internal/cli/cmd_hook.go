@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"github.com/spf13/cobra"
 )
 
@@ -12,7 +13,10 @@ import (
 func hookSubcommands() []func(*App) *cobra.Command {
 	return []func(*App) *cobra.Command{
 		newHookClaudeCmd,
+		newHookAgentCmd(hook.ClientCodex),
 		newHookCommitMsgCmd,
+		newHookAgentCmd(hook.ClientCursor),
+		newHookAgentCmd(hook.ClientGemini),
 		newHookPreCommitCmd,
 		newHookPrePushCmd,
 	}
@@ -20,10 +24,11 @@ func hookSubcommands() []func(*App) *cobra.Command {
 
 func newHookCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "hook <claude|pre-commit|commit-msg|pre-push>",
+		Use:   "hook <claude|codex|gemini|cursor|pre-commit|commit-msg|pre-push>",
 		Short: "entry points that agents and git call: enforce the warrant, anchor the record",
 		Long: `Entry points for the hooks that install writes. You rarely run these by
-hand: Claude Code runs ` + "`gitwarrant hook claude`" + ` before each tool call, and git
+hand: Claude Code runs ` + "`gitwarrant hook claude`" + ` before each tool call (Codex CLI,
+Gemini CLI and Cursor run ` + "`hook codex`, `hook gemini`, `hook cursor`" + `), and git
 runs the git hooks around each commit.
 
 Exit status of a usage error (a missing or unknown hook, a wrong argument

@@ -78,11 +78,17 @@ other statuses as "let it through"); a prompt is never blocked.`,
 }
 
 func hookClaudeFlags(o *hookClaudeOptions, fs *pflag.FlagSet) {
+	hookWiringFlags(&o.Options, fs)
+	fs.StringVar(&o.event, "event", "pre", "the hook event: pre (PreToolUse), post (PostToolUse), prompt (UserPromptSubmit) or session-end (SessionEnd)")
+	fs.BoolVar(&o.post, "post", false, "PostToolUse: record that a checked call ran (the same as --event post)")
+}
+
+// hookWiringFlags are the flags every agent hook takes: the wiring install
+// writes (docs/sessions.md) and --no-record.
+func hookWiringFlags(o *gate.Options, fs *pflag.FlagSet) {
 	fs.StringVar(&o.Loop, "loop", "", "check every call against this loop, whatever the session's prompt routes to")
 	fs.StringVar(&o.DefaultLoop, "default-loop", "", "check the calls of a session no prompt has pinned against this loop")
 	fs.BoolVar(&o.Strict, "strict", false, "ask when no loop covers a call")
-	fs.StringVar(&o.event, "event", "pre", "the hook event: pre (PreToolUse), post (PostToolUse), prompt (UserPromptSubmit) or session-end (SessionEnd)")
-	fs.BoolVar(&o.post, "post", false, "PostToolUse: record that a checked call ran (the same as --event post)")
 	fs.BoolVar(&o.NoRecord, "no-record", false, "do not append checks to the record")
 }
 

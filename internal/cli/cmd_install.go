@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/compile"
@@ -31,13 +32,14 @@ type installOptions struct {
 	noSandbox   bool
 	hookType    string
 	hookPort    int
+	agents      []string
 }
 
 func newInstallCmd(app *App) *cobra.Command {
 	var o installOptions
 	cmd := &cobra.Command{
 		Use:   "install",
-		Short: "wire gitwarrant into this repository: context files, Claude Code hook, git hooks; then doctor",
+		Short: "wire gitwarrant into this repository: context files, agent hooks, git hooks; then doctor",
 		Long: `Wire gitwarrant into the repository, so every agent that works in it is under
 the warrant — context and enforcement, committed with the code:
 
@@ -51,6 +53,10 @@ the warrant — context and enforcement, committed with the code:
     terminal and refuses without one. A gitwarrant hook a person wrote
     (pinned, strict, another timeout) is kept as it is unless --loop,
     --default-loop or --strict is given;
+  - wires the same gate into Codex CLI (.codex/hooks.json), Gemini CLI
+    (.gemini/settings.json) and Cursor (.cursor/hooks.json) for the clients
+    --agents names — by default the ones whose folders or own context
+    files the repository has (docs/agents.md);
   - turns on Claude Code's sandbox there, compiled from the warrant: the
     protected places read-only, the secret files its never and ask entries
     name unreadable, the network limited to the hosts it needs (unless
@@ -90,6 +96,7 @@ Exit status:
 	f.BoolVar(&o.noHook, "no-hook", false, "do not add the Claude Code hook")
 	f.StringVar(&o.hookType, "hook", "command", "the Claude Code hooks' type: command (a gitwarrant process per call) or http (posted to this repository's server, which a SessionStart hook starts; docs/install.md#the-http-hook)")
 	f.IntVar(&o.hookPort, "hook-port", 0, "with --hook http: the loopback port of the server (default: the one installed, else a free one)")
+	f.StringSliceVar(&o.agents, "agents", nil, "the agents whose hooks to wire, comma-separated from claude,codex,gemini,cursor (default: Claude Code, and each other one whose folder or own context file the repository has)")
 	f.BoolVar(&o.noSandbox, "no-sandbox", false, "do not turn on Claude Code's sandbox (doctor then fails and says what code the agent runs can reach)")
 	f.BoolVar(&o.noMCP, "no-mcp", false, "do not add the gitwarrant MCP server to .mcp.json")
 	f.BoolVar(&o.allowManual, "allow-manual", false, "exit 0 even when a gate needs the printed lines added by hand")
@@ -146,6 +153,14 @@ func runInstall(app *App, o installOptions) error {
 	}
 	if !o.noGitHooks {
 		opts.PreCommitStage = preCommitStage(app)
+	}
+	claude, others, err := pickAgents(o.agents, p.Root)
+	if err != nil {
+		return err
+	}
+	o.noHook = o.noHook || !claude
+	if len(others) > 0 {
+		opts.Agents = &install.AgentHooks{Clients: others, Wiring: hook.Wiring{Loop: o.loop, DefaultLoop: o.defaultLoop, Strict: o.strict}, Explicit: explicit}
 	}
 	if !o.noHook {
 		w := hook.Wiring{Loop: o.loop, DefaultLoop: o.defaultLoop, Strict: o.strict}
@@ -388,4 +403,28 @@ func pickDefaultLoop(app *App, ls []*loops.Loop) (string, error) {
 		}
 	}
 	return "", Usagef("run install again and pick one of "+strings.Join(jobs, ", ")+", or pass --default-loop", "%q is not one of the loops listed", line)
+}
+
+// pickAgents resolves --agents: whether Claude Code's hook is wired, and
+// which other clients' (docs/agents.md#install). Empty means Claude Code
+// and every other client the repository shows signs of.
+func pickAgents(names []string, root string) (bool, []string, error) {
+	if len(names) == 0 {
+		return true, install.DetectAgents(root), nil
+	}
+	claude, others := false, []string{}
+	for _, n := range names {
+		n = strings.TrimSpace(strings.ToLower(n))
+		switch {
+		case n == "claude":
+			claude = true
+		case slices.Contains(hook.Clients, n):
+			if !slices.Contains(others, n) {
+				others = append(others, n)
+			}
+		default:
+			return false, nil, Usagef("choose from claude,"+strings.Join(hook.Clients, ","), "--agents: unknown agent %q", n)
+		}
+	}
+	return claude, others, nil
 }

@@ -123,7 +123,8 @@ chains' tails.
                2026-07-01T10:00:00Z)
   --loop L     entries of loop L (also the positional argument)
   --verdict V  check entries with verdict allow, ask or deny
-  --via S      entries made through cli, hook, mcp or http
+  --via S      entries made through cli, hook (every agent's hook; "hook codex"
+               for one client's), mcp or http
 
 With --json, one object per line (JSON Lines): {"chain": …, "entry": …},
 the entry exactly as hashed, with its hash.` + "\n" + recordExitHelp,

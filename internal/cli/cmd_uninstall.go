@@ -21,7 +21,8 @@ func newUninstallCmd(app *App) *cobra.Command {
 		Use:   "uninstall",
 		Short: "take out exactly what install added (a human-only command)",
 		Long: `Remove exactly what ` + "`gitwarrant install`" + ` added: the managed block in each
-context file, gitwarrant's hooks in .claude/settings.json, its server in
+context file, gitwarrant's hooks in .claude/settings.json, .codex/hooks.json,
+.gemini/settings.json and .cursor/hooks.json, its server in
 .mcp.json, its lines in husky, lefthook and pre-commit configuration, and its git hooks (a hook script install chained
 is moved back, byte for byte). uninstall finds its work by gitwarrant's
 markers and the exact shape of what install writes — not by any record of
@@ -42,7 +43,7 @@ Exit status:
 	}
 	f := cmd.Flags()
 	jsonFlag(cmd, &o.json)
-	f.BoolVar(&o.noHook, "no-hook", false, "leave the Claude Code hook in place")
+	f.BoolVar(&o.noHook, "no-hook", false, "leave the agent hooks in place (Claude Code's, Codex's, Gemini CLI's and Cursor's)")
 	f.BoolVar(&o.noMCP, "no-mcp", false, "leave gitwarrant's MCP server in .mcp.json")
 	f.BoolVar(&o.noGitHooks, "no-git-hooks", false, "leave the git hooks in place")
 	f.StringSliceVar(&o.targets, "targets", nil, "context files to clean, comma-separated (default: all)")

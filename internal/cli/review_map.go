@@ -10,6 +10,7 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/gate"
+	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/review"
 )
@@ -20,7 +21,7 @@ import (
 // command (Bash), one path (Read, Edit) or one MCP tool. A call that is
 // not one plain command has no single entry and is never offered.
 func askMapper(e *chain.Entry) (string, string, bool) {
-	if e.Via != "hook" {
+	if !hook.FromHook(e.Via) {
 		if _, err := loops.ParseVerb(e.Action); err != nil || strings.TrimSpace(e.Target) == "" {
 			return "", "", false
 		}
@@ -99,7 +100,7 @@ func reviewScreen(app *App, dir string) review.Screen {
 			return why
 		}
 		target := pattern
-		if sample != nil && sample.Via == "hook" {
+		if sample != nil && hook.FromHook(sample.Via) {
 			target = sample.Target
 		}
 		// A baseline's (abstract loop's) ask and never entries bind every
@@ -130,7 +131,7 @@ func admitted(wider string, it review.Item, entries []chain.Entry) []string {
 	var out []string
 	for i := range entries {
 		e := &entries[i]
-		if e.Kind != chain.KindCheck || e.Via != "hook" {
+		if e.Kind != chain.KindCheck || !hook.FromHook(e.Via) {
 			continue
 		}
 		if tool, _ := e.Extra["tool"].(string); tool != "Bash" {

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"slices"
 	"strings"
 
+	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"github.com/spf13/cobra"
 )
 
@@ -99,6 +101,10 @@ func MainWith(ctx context.Context, app *App, args []string, only ...func(*App) *
 		// building the whole command tree (docs/threat-model.md#cost).
 		// The tree is built only if the hook is asked for its help.
 		return Render(app.IO.Err, runHookClaude(app, nil, args[2:]))
+	}
+	if len(only) == 0 && len(args) >= 2 && args[0] == "hook" && slices.Contains(hook.Clients, args[1]) {
+		// The same fast path for the other clients' hooks (docs/agents.md).
+		return Render(app.IO.Err, runHookAgent(app, args[1], nil, args[2:]))
 	}
 	if len(only) == 0 && len(args) >= 1 && !asksHelp(args) {
 		// The warrant diff and the CI gate run on every pull request, the

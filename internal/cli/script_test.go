@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gitwarrant/gitwarrant/internal/cli"
+	"github.com/gitwarrant/gitwarrant/internal/install"
 	"github.com/gitwarrant/gitwarrant/internal/mcpcmd"
 	"github.com/gitwarrant/gitwarrant/internal/testkit"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -73,6 +74,7 @@ func TestScripts(t *testing.T) {
 			"status":     cmdStatus,
 			"cpdocket":   cmdCpDocket,
 			"claudehook": cmdClaudeHook,
+			"agenthook":  cmdAgentHook,
 		},
 	})
 }
@@ -123,6 +125,37 @@ func cmdClaudeHook(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("claudehook: no gitwarrant %s hook in .claude/settings.json", args[0])
+}
+
+// cmdAgentHook runs the gitwarrant command install wrote for a client's
+// event, as the client runs it (through the shell), and asserts its exit
+// status:
+//
+//	agenthook 2 codex PreToolUse
+func cmdAgentHook(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: agenthook <status> <client> <event>")
+	}
+	var s struct {
+		Hooks map[string][]struct {
+			Command string
+			Hooks   []struct{ Command string }
+		}
+	}
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(install.AgentFile(args[1]))), &s))
+	for _, g := range s.Hooks[args[2]] {
+		cmds := []string{g.Command}
+		for _, h := range g.Hooks {
+			cmds = append(cmds, h.Command)
+		}
+		for _, c := range cmds {
+			if strings.Contains(c, "gitwarrant hook "+args[1]) {
+				cmdStatus(ts, false, []string{args[0], "sh", "-c", c})
+				return
+			}
+		}
+	}
+	ts.Fatalf("agenthook: no gitwarrant %s hook in %s", args[2], install.AgentFile(args[1]))
 }
 
 // cmdStatus runs a program and asserts its exact exit status:

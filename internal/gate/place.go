@@ -157,6 +157,9 @@ func (pl Place) guards() []guarded {
 			add(filepath.Join(pl.Root, d), true, whyClaudeDir)
 		}
 		add(filepath.Join(pl.Root, protect.MCPConfigFile), false, whyMCP)
+		for _, f := range protect.AgentHookFiles {
+			add(filepath.Join(pl.Root, f), false, whyAgentHooks)
+		}
 		for _, n := range protect.HookManagerNames() {
 			add(filepath.Join(pl.Root, n), n == protect.HuskyDir, whyManager)
 		}
@@ -177,6 +180,9 @@ func (pl Place) guards() []guarded {
 			add(filepath.Join(pl.Home, d), true, whyClaudeDir)
 		}
 		add(filepath.Join(pl.Home, protect.ClaudeUserConfig), false, whyClaude)
+		for _, f := range protect.AgentHookFiles {
+			add(filepath.Join(pl.Home, f), false, whyAgentHooks)
+		}
 	}
 	if pl.XDGConfig != "" {
 		add(filepath.Join(pl.XDGConfig, "git", "config"), false, whyGitConfig)
@@ -193,6 +199,7 @@ const (
 	whyClaude       = "it edits Claude Code's settings, which hold the gitwarrant hook"
 	whyClaudeDir    = "it writes Claude Code's commands, agents, skills or hook scripts, whose allowed-tools grant permissions and whose scripts run as hooks"
 	whyMCP          = "it edits .mcp.json, which wires gitwarrant's MCP server"
+	whyAgentHooks   = "it edits the hook settings of Codex, Gemini CLI or Cursor, which hold the gitwarrant hook"
 	whyGitConfig    = "it edits a git config, whose core.hooksPath can switch off the hooks that anchor the record"
 	whyManager      = "it edits a hook manager's configuration (lefthook, husky, pre-commit), through which gitwarrant's git hooks run"
 )
@@ -240,6 +247,9 @@ func (pl Place) placeWhy(p string) (string, bool) {
 	}
 	if protect.HookManagerFile(p) {
 		return whyManager, true
+	}
+	if protect.AgentHookFile(p) {
+		return whyAgentHooks, true
 	}
 	return "", false
 }

@@ -1,6 +1,8 @@
 package hook
 
 import (
+	"strings"
+
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 )
 
@@ -42,7 +44,7 @@ func AskOutcomes(entries []chain.Entry) []Outcome {
 	}
 	var out []Outcome
 	for _, e := range entries {
-		if e.Kind != chain.KindCheck || e.Via != "hook" || e.Verdict != "ask" {
+		if e.Kind != chain.KindCheck || !FromHook(e.Via) || e.Verdict != "ask" {
 			continue
 		}
 		o := Outcome{Check: e}
@@ -59,4 +61,10 @@ func AskOutcomes(entries []chain.Entry) []Outcome {
 func extraString(e *chain.Entry, key string) string {
 	s, _ := e.Extra[key].(string)
 	return s
+}
+
+// FromHook reports whether a record entry's via names an agent hook:
+// "hook" (Claude Code) or "hook <client>" (docs/agents.md).
+func FromHook(via string) bool {
+	return via == "hook" || strings.HasPrefix(via, "hook ")
 }

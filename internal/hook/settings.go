@@ -104,11 +104,18 @@ func PostSettingsCommand() string {
 // wrote; ok is false when cmd is not `gitwarrant hook claude` with flags
 // install writes.
 func ParseWiring(cmd string) (w Wiring, event string, ok bool) {
-	_, args, found := strings.Cut(cmd, "gitwarrant hook claude")
+	return parseWiringArgs(cmd, "gitwarrant hook claude")
+}
+
+// parseWiringArgs reads the flags after prefix in cmd, up to the first
+// `||`, `;` or `#`.
+func parseWiringArgs(cmd, prefix string) (w Wiring, event string, ok bool) {
+	_, args, found := strings.Cut(cmd, prefix)
 	if !found {
 		return w, "", false
 	}
 	args, _, _ = strings.Cut(args, "||")
+	args, _, _ = strings.Cut(args, ";")
 	args, _, _ = strings.Cut(args, "#")
 	fields := strings.Fields(args)
 	event = "pre"

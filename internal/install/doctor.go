@@ -99,6 +99,7 @@ func Diagnose(env DoctorEnv, gitHooks, claude bool) []Check {
 			out = append(out, diagnoseSandbox(env, env.Sandbox)...) // sandbox.go
 		}
 	}
+	out = append(out, diagnoseAgents(env)...) // agents_doctor.go
 	return append(out, diagnoseMCP(env)...)
 }
 

@@ -132,7 +132,7 @@ func dropHTTPHooks(d *jsonDoc, existed bool) (*jsonDoc, bool, error) {
 	for _, event := range slices.Backward(hookEvents) {
 		var fc created
 		var err error
-		if d, _, fc, err = removeGroupsIf(d, event, ourHTTPGroup); err != nil {
+		if d, _, fc, err = removeHookItems(d, event, ourHTTPGroup); err != nil {
 			return nil, existed, err
 		}
 		if fc.file {

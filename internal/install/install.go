@@ -52,6 +52,9 @@ type Options struct {
 	// Sandbox is written into the Claude Code settings with the hook
 	// (nil: --no-sandbox), docs/install.md#the-sandbox.
 	Sandbox *Sandbox
+	// Agents are the other clients whose hook files install wires (nil:
+	// none), docs/agents.md#install.
+	Agents *AgentHooks
 }
 
 // PlanInstall reads and checks every file install would touch and returns
@@ -63,6 +66,11 @@ func PlanInstall(o Options) (*Plan, error) {
 	}
 	if o.Hook != nil {
 		if err := p.planSettings(o.Hook); err != nil {
+			return nil, err
+		}
+	}
+	if o.Agents != nil {
+		if err := p.planAgents(o.Agents); err != nil {
 			return nil, err
 		}
 	}
@@ -139,6 +147,9 @@ func PlanUninstall(o UninstallOptions) (*Plan, error) {
 			return nil, err
 		}
 		if err := p.planUnlocalKey(); err != nil {
+			return nil, err
+		}
+		if err := p.planUnagents(); err != nil {
 			return nil, err
 		}
 	}

@@ -161,13 +161,13 @@ func undo(c Change) {
 
 // pruneEmptyDirs removes dir and its parents while they are empty and are
 // among the directories install creates for context and settings files
-// (.claude, .cursor/rules, .cursor, .github, .husky). Other directories are
+// (.claude, .cursor/rules, .cursor, .codex, .gemini, .github, .husky). Other directories are
 // never removed.
 func pruneEmptyDirs(dir string) {
 	for {
 		base := filepath.Base(dir)
 		parent := filepath.Base(filepath.Dir(dir))
-		ok := base == ".claude" || base == ".cursor" || base == ".github" || base == ".husky" ||
+		ok := base == ".claude" || base == ".cursor" || base == ".codex" || base == ".gemini" || base == ".github" || base == ".husky" ||
 			(base == "rules" && parent == ".cursor")
 		if !ok || os.Remove(dir) != nil { // Remove fails on a non-empty dir
 			return

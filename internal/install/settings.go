@@ -350,6 +350,17 @@ func existingEntry(d *jsonDoc, event string, post bool) (group, cmd *jnode, text
 // insertion created; file says how the file itself came to be (created,
 // or whitespace read as {}).
 func addHookGroup(d *jsonDoc, event string, g hookGroup, file created) ([]byte, error) {
+	return addUnderHooks(d, event, file, func(c created) any {
+		g.Hooks = append([]hookCmd(nil), g.Hooks...)
+		g.Hooks[0].mark(c)
+		return g
+	})
+}
+
+// addUnderHooks puts the item made by item under hooks.<event>, creating
+// missing containers in one insertion; item gets what the insertion
+// creates, for its marker.
+func addUnderHooks(d *jsonDoc, event string, file created, item func(created) any) ([]byte, error) {
 	c := created{file: file.file, empty: file.empty}
 	hooks, _, err := d.objectAt(d.root, "hooks", '{')
 	if err != nil {
@@ -363,8 +374,7 @@ func addHookGroup(d *jsonDoc, event string, g hookGroup, file created) ([]byte, 
 	}
 	c.hooks = hooks == nil
 	c.event = arr == nil
-	g.Hooks = append([]hookCmd(nil), g.Hooks...)
-	g.Hooks[0].mark(c)
+	g := item(c)
 	switch {
 	case hooks == nil:
 		return d.insertItem(d.root, "hooks", map[string]any{event: []any{g}}), nil
@@ -379,11 +389,11 @@ func addHookGroup(d *jsonDoc, event string, g hookGroup, file created) ([]byte, 
 // created, when they are left empty. It returns the new document, whether
 // it removed anything, and what the markers said about the file itself.
 func removeHookGroups(d *jsonDoc, event string) (*jsonDoc, bool, created, error) {
-	return removeGroupsIf(d, event, ourGroup)
+	return removeHookItems(d, event, ourGroup)
 }
 
-// removeGroupsIf is removeHookGroups for the groups ours accepts.
-func removeGroupsIf(d *jsonDoc, event string, ours func([]byte) (created, bool)) (*jsonDoc, bool, created, error) {
+// removeHookItems is removeHookGroups for the items ours recognises.
+func removeHookItems(d *jsonDoc, event string, ours func([]byte) (created, bool)) (*jsonDoc, bool, created, error) {
 	removed, fileCreated := false, created{}
 	for {
 		hooks, hi, err := d.objectAt(d.root, "hooks", '{')

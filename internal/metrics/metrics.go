@@ -150,7 +150,7 @@ func (a *Accumulator) check(e *chain.Entry) {
 	} else {
 		a.run = 0
 	}
-	if e.Verdict == "ask" && e.Via == "hook" {
+	if e.Verdict == "ask" && (e.Via == "hook" || strings.HasPrefix(e.Via, "hook ")) { // Claude Code, or another client (docs/agents.md)
 		a.r.HookAsks++
 		id, _ := e.Extra[extraToolUseID].(string)
 		if id == "" {

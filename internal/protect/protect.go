@@ -90,6 +90,28 @@ var (
 	ClaudeUserConfig = ".claude.json"
 )
 
+// AgentHookFiles are the files, relative to a project (and to ~), through
+// which the other clients run gitwarrant's hooks (docs/agents.md): Codex's
+// hooks.json and config.toml (which holds hooks too, and the switch that
+// turns them off), Gemini CLI's settings.json and Cursor's hooks.json.
+var AgentHookFiles = []string{".codex/hooks.json", ".codex/config.toml", ".gemini/settings.json", ".cursor/hooks.json"}
+
+// AgentHookFile reports whether a repository-relative or absolute path
+// (slash-separated, any case) ends in one of AgentHookFiles.
+func AgentHookFile(p string) bool {
+	comps := Components(p)
+	if len(comps) < 2 {
+		return false
+	}
+	tail := comps[len(comps)-2] + "/" + comps[len(comps)-1]
+	for _, f := range AgentHookFiles {
+		if tail == f {
+			return true
+		}
+	}
+	return false
+}
+
 // ClaudeDir reports whether a directory name under .claude is one of
 // ClaudeDirs.
 func ClaudeDir(name string) bool {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
@@ -20,7 +21,13 @@ type LogFilter struct {
 
 func (f LogFilter) match(e *chain.Entry) bool {
 	return (f.Loop == "" || e.Loop == f.Loop) && (f.Verdict == "" || e.Verdict == f.Verdict) &&
-		(f.Via == "" || e.Via == f.Via) && (f.Since == "" || e.TS >= f.Since)
+		f.viaMatch(e.Via) && (f.Since == "" || e.TS >= f.Since)
+}
+
+// viaMatch: "hook" selects every agent hook's entries — Claude Code's
+// ("hook") and the other clients' ("hook codex" …, docs/agents.md#the-record).
+func (f LogFilter) viaMatch(via string) bool {
+	return f.Via == "" || via == f.Via || f.Via == "hook" && strings.HasPrefix(via, "hook ")
 }
 
 // Log emits the entries of every chain that match f, merged by time (ties:
