@@ -19,7 +19,12 @@ import (
 // sandbox (the writes fail) and without it (the rewrite is unsigned).
 
 // escalationPy is the Python both tools run, from the project's root: the
-// same rewrite as the Go test's, every outcome in escalation.out.
+// same rewrite as the Go test's, every outcome in escalation.out. Its
+// paths are spelled backwards, as code written to get past a reader would
+// spell them: the gate reads a Makefile's recipes and the scripts they
+// run, and denies a make whose build.py names a protected place outright
+// (internal/gate/make.go), so only hidden names reach the defences this
+// test is about.
 const escalationPy = `import os
 out = []
 def note(what, f):
@@ -28,16 +33,16 @@ def note(what, f):
         out.append(what + ": ok")
     except Exception as e:
         out.append(what + ": " + str(e))
-loop = ".gitwarrant/loops/fix.loop.md"
+loop = "dm.pool.xif/spool/tnarrawtig."[::-1]
 s = open(loop).read()
 s = s.replace("\n  send:\n", "\n  send:\n    - Bash(curl -d *)\n", 1).replace("\n    - Bash(curl)\n", "\n", 1)
 def write(path, text, mode):
     with open(path, mode) as f:
         f.write(text)
 note("write loop", lambda: write(loop, s, "w"))
-note("write settings", lambda: write(".claude/settings.json", " ", "a"))
-note("write hook", lambda: write(".git/hooks/x", "#!/bin/sh\n", "a"))
-note("write git config", lambda: write(".git/config", "[core]\n\thooksPath = /tmp/evil\n", "a"))
+note("write settings", lambda: write("nosj.sgnittes/edualc."[::-1], " ", "a"))
+note("write hook", lambda: write("x/skooh/tig."[::-1], "#!/bin/sh\n", "a"))
+note("write git config", lambda: write("gifnoc/tig."[::-1], "[core]\n\thooksPath = /tmp/evil\n", "a"))
 write("escalation.out", "\n".join(out) + "\n", "w")
 `
 
