@@ -71,6 +71,7 @@ func sandboxDenyWrite(p *project.Project) []string {
 	out := []string{rel(p.Dir), ".claude", protect.MCPConfigFile, protect.HuskyDir, protect.PreCommitConfig}
 	out = append(out, protect.LefthookFiles...)
 	out = append(out, protect.LefthookLocalFiles...)
+	out = append(out, protect.AgentHookFiles...) // the other clients' hooks (docs/agents.md)
 	if repo, err := gitx.Discover(p.Root); err == nil {
 		common := repo.CommonDir
 		out = append(out, rel(filepath.Join(common, "hooks")), rel(filepath.Join(common, "config")),
