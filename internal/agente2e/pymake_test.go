@@ -42,7 +42,7 @@ def write(path, text, mode):
 note("write loop", lambda: write(loop, s, "w"))
 note("write settings", lambda: write("nosj.sgnittes/edualc."[::-1], " ", "a"))
 note("write hook", lambda: write("x/skooh/tig."[::-1], "#!/bin/sh\n", "a"))
-note("write git config", lambda: write("gifnoc/tig."[::-1], "[core]\n\thooksPath = /tmp/evil\n", "a"))
+note("write git config", lambda: write("gifnoc/tig."[::-1], "[core]\n\t" + "htaPskooh"[::-1] + " = /tmp/evil\n", "a"))
 write("escalation.out", "\n".join(out) + "\n", "w")
 `
 
