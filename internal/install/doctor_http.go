@@ -1,13 +1,17 @@
 package install
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"net/http"
+	"net"
+	"net/url"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,13 +50,13 @@ func diagnoseHTTPHook(env DoctorEnv, addr string, w hook.Wiring) []Check {
 	u := w.URL(addr)
 	u += map[bool]string{true: "&", false: "?"}[strings.Contains(u, "?")] + "no-record=1"
 	for _, bad := range []string{"", "gwk_doctorWrongKey000000000000000000"} {
-		if st, _, err := post(u, bad, probe); err != nil || st != http.StatusUnauthorized {
+		if st, _, err := post(u, bad, probe); err != nil || st != 401 {
 			c.Status, c.Detail, c.Fix = Fail, fmt.Sprintf("the server at %s answered a post with %s with %d %v, not 401: it must need the hook key", addr, map[bool]string{true: "no key", false: "a wrong key"}[bad == ""], st, err), "stop whatever listens there, then start a session"
 			return out(c)
 		}
 	}
 	st, got, err := post(u, key, probe)
-	if err != nil || st != http.StatusOK {
+	if err != nil || st != 200 {
 		c.Status, c.Detail, c.Fix = Fail, fmt.Sprintf("the server at %s refused the probe call: %d %v %s", addr, st, err, firstLine(string(got))), "run `gitwarrant install --hook http` again (the key in "+LocalSettingsPath+" may be revoked)"
 		return out(c)
 	}
@@ -84,20 +88,82 @@ func runGitwarrant(env DoctorEnv, bin string, stdin []byte, args ...string) (str
 	return string(out), nil
 }
 
+// post sends body to the http hook at u (an http:// URL on the loopback,
+// w.URL's form) and returns the status and body of the answer. It speaks
+// HTTP/1.0 over a plain connection instead of using net/http: this package
+// is linked into the gitwarrant binary every hook call starts, and net/http
+// (with crypto/tls, HTTP/2, mime and gzip) added about a tenth to the
+// start-up of every process (docs/performance.md#start-up). A 1.0 request
+// makes the server send the whole body and close the connection, so
+// nothing here needs chunking or keep-alive.
 func post(u, key string, body []byte) (int, []byte, error) {
-	req, err := http.NewRequest(http.MethodPost, u, bytes.NewReader(body))
+	pu, err := url.Parse(u)
 	if err != nil {
 		return 0, nil, err
 	}
-	req.Header.Set("Content-Type", "application/json")
+	if pu.Scheme != "http" || pu.Host == "" {
+		return 0, nil, fmt.Errorf("%s: not an http:// URL", u)
+	}
+	conn, err := net.DialTimeout("tcp", pu.Host, 10*time.Second)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer conn.Close()
+	if err := conn.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		return 0, nil, err
+	}
+	var req bytes.Buffer
+	fmt.Fprintf(&req, "POST %s HTTP/1.0\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n", pu.RequestURI(), pu.Host, len(body))
 	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
+		fmt.Fprintf(&req, "Authorization: Bearer %s\r\n", key)
 	}
-	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
-	if err != nil {
+	req.WriteString("\r\n")
+	req.Write(body)
+	if _, err := conn.Write(req.Bytes()); err != nil {
 		return 0, nil, err
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, b, err
+	return readResponse(bufio.NewReader(conn))
+}
+
+// readResponse reads an HTTP/1.x answer to a 1.0 request: the status line,
+// the headers, then the body — Content-Length bytes when given, else
+// everything up to the close.
+func readResponse(r *bufio.Reader) (int, []byte, error) {
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return 0, nil, fmt.Errorf("reading the status line: %w", err)
+	}
+	proto, rest, _ := strings.Cut(strings.TrimRight(line, "\r\n"), " ")
+	code, _, _ := strings.Cut(rest, " ")
+	st, err := strconv.Atoi(code)
+	if !strings.HasPrefix(proto, "HTTP/1.") || err != nil || st < 100 || st > 999 {
+		return 0, nil, fmt.Errorf("not an HTTP answer: %q", strings.TrimSpace(line))
+	}
+	length := -1
+	for {
+		h, err := r.ReadString('\n')
+		if err != nil {
+			return st, nil, fmt.Errorf("reading the headers: %w", err)
+		}
+		h = strings.TrimRight(h, "\r\n")
+		if h == "" {
+			break
+		}
+		name, value, _ := strings.Cut(h, ":")
+		switch strings.ToLower(strings.TrimSpace(name)) {
+		case "content-length":
+			if length, err = strconv.Atoi(strings.TrimSpace(value)); err != nil || length < 0 {
+				return st, nil, fmt.Errorf("bad Content-Length %q", value)
+			}
+		case "transfer-encoding":
+			return st, nil, errors.New("a chunked answer to an HTTP/1.0 request")
+		}
+	}
+	if length < 0 {
+		b, err := io.ReadAll(r)
+		return st, b, err
+	}
+	b := make([]byte, length)
+	_, err = io.ReadFull(r, b)
+	return st, b, err
 }
