@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The clients besides Claude Code whose hooks gitwarrant answers
@@ -268,7 +269,9 @@ func absPath(path, cwd string) string {
 var geminiInert = map[string]bool{"write_todos": true, "update_topic": true, "ask_user": true,
 	"enter_plan_mode": true, "exit_plan_mode": true, "complete_task": true, "get_internal_docs": true}
 
-var urlPattern = regexp.MustCompile(`https?://[^\s"'<>)\]]+`)
+// urlPattern is compiled on first use: every hook process initialises this
+// package, few read a web_fetch prompt (docs/performance.md#start-up).
+var urlPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s"'<>)\]]+`) })
 
 // geminiCalls maps a Gemini CLI BeforeTool payload (Gemini CLI 0.61: tool
 // names and parameters as in its tool registry).
@@ -322,7 +325,7 @@ func geminiCalls(p clientPayload) ([]call, bool, error) {
 		return []call{{tool: "LS", input: map[string]any{"path": path("dir_path")}}}, false, nil
 	case "web_fetch":
 		var out []call
-		for _, u := range urlPattern.FindAllString(strOf(in, "prompt"), -1) {
+		for _, u := range urlPattern().FindAllString(strOf(in, "prompt"), -1) {
 			out = append(out, call{tool: "WebFetch", input: map[string]any{"url": u, "prompt": strOf(in, "prompt")}})
 		}
 		if len(out) == 0 {

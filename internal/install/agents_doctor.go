@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/hook"
@@ -109,9 +110,11 @@ func agentSwitches(env DoctorEnv, client string) []Check {
 	return nil
 }
 
+// The TOML patterns are compiled on first use, by doctor: every process of
+// this binary initialises the package (docs/performance.md#start-up).
 var (
-	tomlSection  = regexp.MustCompile(`^\s*\[([^\]]*)\]\s*(#.*)?$`)
-	tomlHooksOff = regexp.MustCompile(`^\s*(features\.)?hooks\s*=\s*false\b`)
+	tomlSection  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[([^\]]*)\]\s*(#.*)?$`) })
+	tomlHooksOff = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(features\.)?hooks\s*=\s*false\b`) })
 )
 
 // codexSwitches: the hooks feature turned off in a config.toml, and hook
@@ -133,11 +136,11 @@ func codexSwitches(env DoctorEnv, home string) []Check {
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		for n := 1; sc.Scan(); n++ {
 			line := sc.Text()
-			if m := tomlSection.FindStringSubmatch(line); m != nil {
+			if m := tomlSection().FindStringSubmatch(line); m != nil {
 				section = strings.TrimSpace(m[1])
 				continue
 			}
-			if tomlHooksOff.MatchString(line) && (section == "features" || strings.Contains(line, "features.")) {
+			if tomlHooksOff().MatchString(line) && (section == "features" || strings.Contains(line, "features.")) {
 				out = append(out, Check{Name: "Codex hooks enabled", Status: Fail, Gate: true,
 					Detail: fmt.Sprintf("%s:%d: %s — Codex runs no hook, so the gate never runs", f, n, strings.TrimSpace(line)),
 					Fix:    "remove the line"})
