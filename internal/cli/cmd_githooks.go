@@ -31,28 +31,33 @@ Exit status:
   1  commit refused`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			// The hook allocates a few MB and exits: with Go's default target
-			// the collector ran one cycle in every commit that carried an
-			// entry, about 6 ms of CPU for nothing (bench/record_1m.sh). It
-			// runs only past 64 MB (the first commit that carries a large
-			// record into the branch).
-			defer debug.SetGCPercent(debug.SetGCPercent(-1))
-			defer debug.SetMemoryLimit(debug.SetMemoryLimit(64 << 20))
-			r, err := hookRecord(app)
-			if err != nil || r == nil {
-				return err
-			}
-			if _, err := r.PreCommit(); err != nil {
-				var ref *record.RefusalError
-				hint := "fix the record, then commit again (`git commit --no-verify` skips this check)"
-				if errors.As(err, &ref) {
-					return &ExitError{Code: ExitError1, Err: err, Hint: hint}
-				}
-				return &ExitError{Code: ExitError1, Err: fmt.Errorf("pre-commit: %w", err), Hint: hint}
-			}
-			return nil
+			return runHookPreCommit(app)
 		},
 	}
+}
+
+// runHookPreCommit is `hook pre-commit`; Main calls it without building the
+// command tree (docs/performance.md#start-up).
+func runHookPreCommit(app *App) error {
+	// The hook allocates a few MB and exits: with Go's default target the
+	// collector ran one cycle in every commit that carried an entry, about
+	// 6 ms of CPU for nothing (bench/record_1m.sh). It runs only past 64 MB
+	// (the first commit that carries a large record into the branch).
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(64 << 20))
+	r, err := hookRecord(app)
+	if err != nil || r == nil {
+		return err
+	}
+	if _, err := r.PreCommit(); err != nil {
+		var ref *record.RefusalError
+		hint := "fix the record, then commit again (`git commit --no-verify` skips this check)"
+		if errors.As(err, &ref) {
+			return &ExitError{Code: ExitError1, Err: err, Hint: hint}
+		}
+		return &ExitError{Code: ExitError1, Err: fmt.Errorf("pre-commit: %w", err), Hint: hint}
+	}
+	return nil
 }
 
 func newHookCommitMsgCmd(app *App) *cobra.Command {
@@ -68,16 +73,22 @@ Exit status:
   1  the message file could not be updated`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := hookRecord(app)
-			if err != nil || r == nil {
-				return err
-			}
-			if _, err := r.CommitMsg(args[0]); err != nil {
-				return &ExitError{Code: ExitError1, Err: fmt.Errorf("commit-msg: %w", err)}
-			}
-			return nil
+			return runHookCommitMsg(app, args[0])
 		},
 	}
+}
+
+// runHookCommitMsg is `hook commit-msg <message-file>`; Main calls it
+// without building the command tree.
+func runHookCommitMsg(app *App, msgFile string) error {
+	r, err := hookRecord(app)
+	if err != nil || r == nil {
+		return err
+	}
+	if _, err := r.CommitMsg(msgFile); err != nil {
+		return &ExitError{Code: ExitError1, Err: fmt.Errorf("commit-msg: %w", err)}
+	}
+	return nil
 }
 
 // hookRecord opens the record, or returns nil when there is no project:

@@ -106,6 +106,18 @@ func MainWith(ctx context.Context, app *App, args []string, only ...func(*App) *
 		// The same fast path for the other clients' hooks (docs/agents.md).
 		return Render(app.IO.Err, runHookAgent(app, args[1], nil, args[2:]))
 	}
+	if len(only) == 0 && len(args) >= 2 && args[0] == "hook" {
+		// Git runs these on every commit: the exact argument lists the
+		// shims pass (hooks/) are answered without cobra; anything else
+		// (a flag, help, a wrong count) goes through the tree, which
+		// reports it.
+		switch {
+		case len(args) == 2 && args[1] == "pre-commit":
+			return Render(app.IO.Err, runHookPreCommit(app))
+		case len(args) == 3 && args[1] == "commit-msg" && args[2] != "" && !strings.HasPrefix(args[2], "-"):
+			return Render(app.IO.Err, runHookCommitMsg(app, args[2]))
+		}
+	}
 	if len(only) == 0 && len(args) >= 1 && !asksHelp(args) {
 		// The warrant diff and the CI gate run on every pull request, the
 		// git hooks on every commit: the rest of the command tree is not
