@@ -104,10 +104,10 @@ func clauseKind(c shell.Clause, g *shell.Git, env Env, depth int) Kind {
 	if readOnly()[name] {
 		return Kind{Verb: loops.Read, Cmd: name}
 	}
-	if t := toolTables()[name]; t != nil {
+	if t := toolTable(name); t != nil {
 		return t.kind(name, argv[1:])
 	}
-	if f := toolFuncs()[name]; f != nil {
+	if f := toolFunc(name); f != nil {
 		return f(name, argv[1:])
 	}
 	return Kind{}

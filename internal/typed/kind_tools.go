@@ -24,62 +24,88 @@ var readOnly = sync.OnceValue(func() map[string]bool {
 		"sha256sum", "sha1sum", "md5sum", "shasum", "seq", "sleep", "yes", "exit", ":", "history", "man")
 })
 
-// toolTables are the tools whose subcommand says their kind.
-var toolTables = sync.OnceValue(func() map[string]*table {
-	m := map[string]*table{}
-	m["cargo"] = cargoTable()
-	for _, n := range []string{"pip", "pip3"} {
-		m[n] = pipTable()
+// toolTable returns the table of a tool whose subcommand says its kind, or
+// nil. A switch, not a map of every table built on first use: a hook
+// process asks for one or two names, and building all the tables to find
+// them was about 4% of its CPU (docs/performance.md#start-up). Tables are
+// never written after they are built.
+func toolTable(name string) *table {
+	switch name {
+	case "cargo":
+		return cargoTable()
+	case "pip", "pip3":
+		return pipTable()
+	case "uv":
+		return uvTable()
+	case "poetry":
+		return poetryTable()
+	case "twine":
+		return &table{widest: sd("may upload a package"), subs: map[string]sub{"check": rd, "upload": sd("uploads a package")}}
+	case "docker", "podman":
+		return dockerTable()
+	case "kubectl", "oc":
+		return kubectlTable()
+	case "helm":
+		return helmTable()
+	case "terraform", "tofu":
+		return terraformTable()
+	case "vercel":
+		return vercelTable()
+	case "netlify":
+		return colonTable("netlify", "deploys a site", []string{"status", "sites:list", "env:list", "env:get", "logs",
+			"logs:function", "logs:deploy", "functions:list", "help", "watch", "open", "open:site", "open:admin", "api"},
+			[]string{"dev", "build", "link", "unlink", "init", "functions:build", "functions:create", "functions:serve",
+				"serve", "login", "logout", "switch", "completion"})
+	case "firebase":
+		return colonTable("firebase", "changes a Firebase project", []string{"projects:list", "apps:list",
+			"functions:list", "hosting:channel:list", "login:list", "help", "target", "functions:log", "database:get",
+			"firestore:indexes", "apps:sdkconfig", "open"},
+			[]string{"emulators:start", "emulators:exec", "init", "use", "serve", "login", "logout", "setup:emulators:firestore",
+				"setup:emulators:database", "setup:emulators:storage", "setup:emulators:pubsub", "functions:shell", "experiments:list"})
+	case "heroku":
+		return colonTable("heroku", "changes a Heroku app", []string{"apps", "apps:info", "logs", "config:get", "ps",
+			"releases", "releases:info", "addons", "addons:info", "domains", "pg:info", "status", "whoami", "auth:whoami",
+			"help", "plugins", "regions", "stack", "features", "spaces", "pipelines", "pipelines:info"},
+			[]string{"git:remote", "git:clone", "login", "logout", "local", "local:start", "local:run", "plugins:install",
+				"plugins:uninstall", "update", "autocomplete"})
+	case "fly", "flyctl":
+		return flyTable()
+	case "semantic-release", "release-it", "np", "gh-pages":
+		return &table{widest: sd("publishes a release")}
+	case "changeset":
+		return &table{widest: sd("may publish packages"), subs: map[string]sub{"": ch("writes a changeset"),
+			"add": ch("writes a changeset"), "status": rd, "version": ch("bumps versions"), "publish": sd("publishes packages"),
+			"tag": ch("tags a release"), "pre": ch("changes the release mode"), "init": ch("sets up changesets")}}
+	case "lerna":
+		return &table{widest: sd("may publish packages"), subs: map[string]sub{"list": rd, "ls": rd, "ll": rd, "la": rd,
+			"changed": rd, "diff": rd, "info": rd, "bootstrap": ch("installs dependencies"), "clean": ch("removes node_modules"),
+			"create": ch("creates a package"), "add": ch("adds a dependency"), "link": ch("links packages"),
+			"publish": sd("publishes packages"), "version": sd("bumps versions, tags and pushes")}}
 	}
-	m["uv"] = uvTable()
-	m["poetry"] = poetryTable()
-	m["twine"] = &table{widest: sd("may upload a package"), subs: map[string]sub{"check": rd, "upload": sd("uploads a package")}}
-	for _, n := range []string{"docker", "podman"} {
-		m[n] = dockerTable()
-	}
-	for _, n := range []string{"kubectl", "oc"} {
-		m[n] = kubectlTable()
-	}
-	m["helm"] = helmTable()
-	for _, n := range []string{"terraform", "tofu"} {
-		m[n] = terraformTable()
-	}
-	m["vercel"] = vercelTable()
-	m["netlify"] = colonTable("netlify", "deploys a site", []string{"status", "sites:list", "env:list", "env:get", "logs",
-		"logs:function", "logs:deploy", "functions:list", "help", "watch", "open", "open:site", "open:admin", "api"},
-		[]string{"dev", "build", "link", "unlink", "init", "functions:build", "functions:create", "functions:serve",
-			"serve", "login", "logout", "switch", "completion"})
-	m["firebase"] = colonTable("firebase", "changes a Firebase project", []string{"projects:list", "apps:list",
-		"functions:list", "hosting:channel:list", "login:list", "help", "target", "functions:log", "database:get",
-		"firestore:indexes", "apps:sdkconfig", "open"},
-		[]string{"emulators:start", "emulators:exec", "init", "use", "serve", "login", "logout", "setup:emulators:firestore",
-			"setup:emulators:database", "setup:emulators:storage", "setup:emulators:pubsub", "functions:shell", "experiments:list"})
-	m["heroku"] = colonTable("heroku", "changes a Heroku app", []string{"apps", "apps:info", "logs", "config:get", "ps",
-		"releases", "releases:info", "addons", "addons:info", "domains", "pg:info", "status", "whoami", "auth:whoami",
-		"help", "plugins", "regions", "stack", "features", "spaces", "pipelines", "pipelines:info"},
-		[]string{"git:remote", "git:clone", "login", "logout", "local", "local:start", "local:run", "plugins:install",
-			"plugins:uninstall", "update", "autocomplete"})
-	for _, n := range []string{"fly", "flyctl"} {
-		m[n] = flyTable()
-	}
-	for _, n := range []string{"semantic-release", "release-it", "np", "gh-pages"} {
-		m[n] = &table{widest: sd("publishes a release")}
-	}
-	m["changeset"] = &table{widest: sd("may publish packages"), subs: map[string]sub{"": ch("writes a changeset"),
-		"add": ch("writes a changeset"), "status": rd, "version": ch("bumps versions"), "publish": sd("publishes packages"),
-		"tag": ch("tags a release"), "pre": ch("changes the release mode"), "init": ch("sets up changesets")}}
-	m["lerna"] = &table{widest: sd("may publish packages"), subs: map[string]sub{"list": rd, "ls": rd, "ll": rd, "la": rd,
-		"changed": rd, "diff": rd, "info": rd, "bootstrap": ch("installs dependencies"), "clean": ch("removes node_modules"),
-		"create": ch("creates a package"), "add": ch("adds a dependency"), "link": ch("links packages"),
-		"publish": sd("publishes packages"), "version": sd("bumps versions, tags and pushes")}}
-	return m
-})
+	return nil
+}
 
-// toolFuncs are tools whose grammar a table cannot hold.
-var toolFuncs = sync.OnceValue(func() map[string]func(string, []string) Kind {
-	return map[string]func(string, []string) Kind{"gh": ghKind, "aws": awsKind, "gcloud": cloudKind(gcloudGroups()),
-		"az": cloudKind(azGroups()), "gsutil": gsutilKind, "curl": curlKind, "wget": wgetKind}
-})
+// toolFunc returns the kind function of a tool whose grammar a table
+// cannot hold, or nil.
+func toolFunc(name string) func(string, []string) Kind {
+	switch name {
+	case "gh":
+		return ghKind
+	case "aws":
+		return awsKind
+	case "gcloud":
+		return cloudKind(gcloudGroups())
+	case "az":
+		return cloudKind(azGroups())
+	case "gsutil":
+		return gsutilKind
+	case "curl":
+		return curlKind
+	case "wget":
+		return wgetKind
+	}
+	return nil
+}
 
 func cargoTable() *table {
 	s := map[string]sub{}
