@@ -10,7 +10,9 @@
 //	interleave [-runs N] [-warmup W] [-stdin FILE] [-ref NAME] [-floor NAME] [-against NAME:REF,…] NAME=COMMAND…
 //
 // -against gives a command a reference of its own (its ratio cells then
-// name it), for two comparisons measured in the same rounds.
+// name it), for two comparisons measured in the same rounds. -prepare
+// NAME=COMMAND (repeatable) runs COMMAND untimed right before each run of
+// NAME, as hyperfine's --prepare does (a file to commit, a check to carry).
 //
 // Each COMMAND runs under `sh -c`, with stdin from FILE (or /dev/null).
 // Output is a Markdown table; -json FILE also writes the medians.
@@ -31,6 +33,7 @@ import (
 type cmd struct {
 	Name string
 	Line string
+	prep string
 	wall []float64 // ms
 	cpu  []float64 // ms
 	// WallMS and CPUMS are the medians, for -json.
@@ -46,6 +49,11 @@ func main() {
 	floor := flag.String("floor", "", "name of the floor command subtracted from every other (e.g. sh -c ':')")
 	jsonOut := flag.String("json", "", "also write the medians as JSON to this file")
 	against := flag.String("against", "", "NAME:REF pairs, comma-separated: the reference of command NAME is REF")
+	var prepares []string
+	flag.Func("prepare", "NAME=COMMAND: run COMMAND untimed before each run of NAME (repeatable)", func(v string) error {
+		prepares = append(prepares, v)
+		return nil
+	})
 	flag.Parse()
 	var cmds []*cmd
 	for _, a := range flag.Args() {
@@ -79,6 +87,13 @@ func main() {
 			}
 		}
 	}
+	for _, p := range prepares {
+		name, line, ok := strings.Cut(p, "=")
+		if !ok || find(name) == nil || line == "" {
+			fail("-prepare %q is not NAME=COMMAND for a named command", p)
+		}
+		find(name).prep = line
+	}
 	refOf := map[*cmd]*cmd{}
 	for _, pair := range strings.Split(*against, ",") {
 		if pair == "" {
@@ -97,6 +112,9 @@ func main() {
 	for round := 0; round < *warmup+*runs; round++ {
 		rand.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, i := range order {
+			if cmds[i].prep != "" {
+				run(cmds[i].prep, "/dev/null")
+			}
 			wall, cpu := run(cmds[i].Line, *stdin)
 			if round >= *warmup {
 				cmds[i].wall = append(cmds[i].wall, wall)
