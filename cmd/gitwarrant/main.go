@@ -4,12 +4,13 @@
 // Command gitwarrant is the permission layer and paper trail for AI agents
 // working in a Git repository.
 //
-// The go:debug lines above keep the runtime from reading the cgroup tree at
-// start-up and from watching it afterwards: Claude Code starts this binary
-// before every tool call, and that reading was a tenth of its start-up
-// (docs/threat-model.md#cost). GOMAXPROCS is then the CPU count; set
-// GODEBUG=containermaxprocs=1 for a long-running `gitwarrant serve` in a
-// CPU-limited container.
+// The go:debug lines above keep the runtime from applying the cgroup's CPU
+// limit and from watching it afterwards: Claude Code starts this binary
+// before every tool call (docs/threat-model.md#cost). Go 1.26 still reads
+// the cgroup files once at start-up, only to count whether the setting
+// changed anything (runtime/cgroup_linux.go, defaultGOMAXPROCSInit).
+// GOMAXPROCS is then the CPU count; set GODEBUG=containermaxprocs=1 for a
+// long-running `gitwarrant serve` in a CPU-limited container.
 package main
 
 import (
