@@ -40,6 +40,9 @@ type Options struct {
 	// the root) that gates of their own compare: changes under them are
 	// not Unreviewed here.
 	OtherGates []string
+	// Home is the home directory `~` in a typed entry names when head's
+	// loops' examples are decided (lint.Options.Home).
+	Home string
 }
 
 // Report is the gate's whole finding.
@@ -164,7 +167,7 @@ func Run(repo *gitx.Repo, opt Options) (*Report, error) {
 	if err := r.pins(repo, opt.ProjRel, commits); err != nil {
 		return nil, err
 	}
-	if err := r.lint(repo, opt.ProjRel, plumbing.NewHash(mb), headC); err != nil {
+	if err := r.lint(repo, opt.ProjRel, opt.Home, plumbing.NewHash(mb), headC); err != nil {
 		return nil, err
 	}
 	if err := r.unreviewed(repo, opt.ProjRel, opt.OtherGates, plumbing.NewHash(mb), headC); err != nil {
@@ -333,7 +336,7 @@ func pinWriter(projRel, p string) string {
 // folder; its errors fail the gate. When head's loops folder is the merge
 // base's, lint has nothing new to say about the change and does not run
 // (docs/ci.md#lint).
-func (r *Report) lint(repo *gitx.Repo, projRel string, mb, head plumbing.Hash) error {
+func (r *Report) lint(repo *gitx.Repo, projRel, home string, mb, head plumbing.Hash) error {
 	rel := path.Join(projRel, "loops")
 	ents, err := repo.DirAt(head, rel)
 	if err != nil {
@@ -368,7 +371,7 @@ func (r *Report) lint(repo *gitx.Repo, projRel string, mb, head plumbing.Hash) e
 	if err != nil {
 		return err
 	}
-	for _, f := range lint.Run(files) {
+	for _, f := range lint.Run(files, lint.Options{Home: home}) {
 		if f.Severity != lint.Error {
 			continue
 		}

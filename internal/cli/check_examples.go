@@ -41,10 +41,15 @@ func exampleGate(app *App) func(l *loops.Loop, e loops.Example) (loops.Verdict, 
 	}
 }
 
-// useGateForLint makes lint's examples check decide through the gate.
-func useGateForLint(app *App) {
+// lintOptions is lint's options for a command run by a person (lint,
+// doctor): the examples decide through the hook's own gate, as
+// `check --examples` has them.
+func lintOptions(app *App) lint.Options {
 	gate := exampleGate(app)
-	lint.ExampleVerdict = func(f *lint.File, e loops.Example) (loops.Verdict, string) { return gate(f.Loop, e) }
+	return lint.Options{
+		Examples: func(f *lint.File, e loops.Example) (loops.Verdict, string) { return gate(f.Loop, e) },
+		Home:     app.Getenv("HOME"),
+	}
 }
 
 func runCheckExamples(app *App, o checkOptions, names []string) error {

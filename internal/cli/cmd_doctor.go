@@ -81,22 +81,21 @@ func runDoctor(app *App, gitHooks, claude bool) []install.Check {
 		return append(checks, install.Check{Name: "project", Status: install.Fail, Detail: err.Error(), Fix: "run `gitwarrant init`"})
 	}
 	checks := install.Diagnose(install.DoctorEnv{Root: p.Root, Getenv: app.Getenv, LoopsDir: p.LoopsDir(), Sandbox: sandboxFor(p)}, gitHooks, claude)
-	useGateForLint(app) // the examples decide as the hook does, as `lint` has them
-	checks = append(checks, loopsCheck(p))
+	checks = append(checks, loopsCheck(p, lintOptions(app))) // the examples decide as the hook does, as `lint` has them
 	checks = append(checks, recordCheck(p))
 	checks = append(checks, signersCheck(p))
 	return append(checks, inForceChecks(p)...)
 }
 
 // loopsCheck runs lint over the loops: an error fails, a warning warns.
-func loopsCheck(p *project.Project) install.Check {
+func loopsCheck(p *project.Project, o lint.Options) install.Check {
 	c := install.Check{Name: "loops"}
 	files, err := lint.Load([]string{p.LoopsDir()})
 	if err != nil {
 		c.Status, c.Detail, c.Fix = install.Fail, err.Error(), "create the loops folder with `gitwarrant init`"
 		return c
 	}
-	fs := lint.Run(files)
+	fs := lint.Run(files, o)
 	errs, warns := lint.Count(fs)
 	var first string
 	for _, f := range fs {

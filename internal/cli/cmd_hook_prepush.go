@@ -53,7 +53,7 @@ Exit status:
 					fmt.Fprintf(app.IO.Err, "gitwarrant: %s: nothing to compare with (%s is not here); the gate runs in CI\n", f[2], base)
 					continue
 				}
-				rep, err := ci.Run(repo, ci.Options{Base: base, Head: f[1], ProjRel: projRel, OtherGates: others})
+				rep, err := ci.Run(repo, ci.Options{Base: base, Head: f[1], ProjRel: projRel, OtherGates: others, Home: app.Getenv("HOME")})
 				if err != nil {
 					return &ExitError{Code: ExitError1, Err: fmt.Errorf("pre-push %s: %w", f[2], err), Hint: "`git push --no-verify` skips this check; CI runs it again"}
 				}
