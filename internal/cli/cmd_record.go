@@ -9,6 +9,7 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/hook"
+	"github.com/gitwarrant/gitwarrant/internal/install"
 	"github.com/gitwarrant/gitwarrant/internal/record"
 	"github.com/spf13/cobra"
 )
@@ -347,7 +348,8 @@ again, from its ref, every file the last commit holds for it. Use it when
 ` + "`record verify`" + ` or a commit hook says a work-tree chain differs from its ref.
 It says what it wrote, or that there was nothing to restore (no work-tree
 copy, and none in the last commit); either way the next commit on the
-writer's branch carries the ref's later entries (the pre-commit hook).
+writer's branch carries the ref's later entries — through gitwarrant's
+pre-commit hook, so where that hook is not live it says so instead.
 The default writer is this work tree's for the current branch.` + "\n" + recordExitHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -363,7 +365,8 @@ The default writer is this work tree's for the current branch.` + "\n" + recordE
 			if err != nil {
 				return &ExitError{Code: ExitError1, Err: err}
 			}
-			fmt.Fprintln(app.IO.Out, restoreReport(w, done))
+			hook := install.GitHook(install.DoctorEnv{Root: r.Project().Root, Getenv: app.Getenv}, "pre-commit")
+			fmt.Fprintln(app.IO.Out, restoreReport(w, done, hook.Status == install.Live))
 			return nil
 		},
 	}
@@ -373,10 +376,15 @@ The default writer is this work tree's for the current branch.` + "\n" + recordE
 
 // restoreReport says what record restore did: the files it wrote, where
 // the old copy went, or that there was nothing to restore — and what the
-// next commit will carry (docs/record.md#restore).
-func restoreReport(w string, d record.Restored) string {
+// next commit will carry (docs/record.md#restore). That promise rests on
+// gitwarrant's pre-commit hook, so where the hook is not live it says so
+// and how to make it live instead.
+func restoreReport(w string, d record.Restored, hookLive bool) string {
 	ref := gitx.RecordRef(w)
 	rest := fmt.Sprintf("the next commit on its branch carries %s's %s into it (gitwarrant's pre-commit hook)", ref, entries(d.RefEntries))
+	if !hookLive {
+		rest = fmt.Sprintf("gitwarrant's pre-commit hook, which carries %s's %s into the next commit on its branch, is not live in this clone — run `gitwarrant install` (`gitwarrant doctor` says why)", ref, entries(d.RefEntries))
+	}
 	switch {
 	case d.Files == 0 && d.Saved == "":
 		return fmt.Sprintf("nothing to restore: %s has no work-tree copy, and the last commit holds none of its files; %s", w, rest)
@@ -387,8 +395,11 @@ func restoreReport(w string, d record.Restored) string {
 	if d.Saved != "" {
 		msg += "; the old copy is in " + d.Saved
 	}
-	if d.RefEntries > d.Entries {
+	switch {
+	case d.RefEntries > d.Entries && hookLive:
 		msg += fmt.Sprintf("; the next commit on its branch carries entries %d–%d from the ref (gitwarrant's pre-commit hook)", d.Entries+1, d.RefEntries)
+	case d.RefEntries > d.Entries:
+		msg += fmt.Sprintf("; entries %d–%d are on the ref only, and gitwarrant's pre-commit hook, which carries them into the next commit, is not live in this clone — run `gitwarrant install` (`gitwarrant doctor` says why)", d.Entries+1, d.RefEntries)
 	}
 	return msg
 }
