@@ -32,7 +32,9 @@ func newDoctorCmd(app *App) *cobra.Command {
     followed) reach gitwarrant, and no variable that switches them off
     (such as LEFTHOOK=0) is set in this environment;
   - the Claude Code settings (project, local, user, managed) do not disable hooks,
-    hold the gitwarrant hook, and its command resolves to a binary; a
+    hold the gitwarrant hook, and its command resolves to a binary — or,
+    for the http hook (install --hook http), the server answers a probe as
+    ` + "`gitwarrant hook claude`" + ` would and refuses a post without its key; a
     pinned hook without "onFailure": "block" is a warning;
   - each gitwarrant hook in .codex/hooks.json, .gemini/settings.json and
     .cursor/hooks.json blocks a probe it cannot check, run as the client

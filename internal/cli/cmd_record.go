@@ -14,11 +14,18 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// recordExitHelp is the exit table of the record subcommands.
+// recordExitHelp is the exit table of the record subcommands that only
+// read the record.
 const recordExitHelp = `
 Exit status:
   0  success
   1  usage error, or the record failed to verify`
+
+// recordExit is the exit table of a record subcommand whose status 1 has
+// causes of its own, named in why.
+func recordExit(why string) string {
+	return "\nExit status:\n  0  success\n  1  " + why
+}
 
 func newRecordCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
@@ -59,8 +66,9 @@ func newRecordAddCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "add <loop> [--did …] [--saw …] [--skipped …] [--stopped …] [--note …]",
 		Short: "append a note entry: what was done, seen, skipped or stopped",
-		Long:  "Append a note entry to this writer's chain. At least one field is required; the loop must exist." + "\n" + recordExitHelp,
-		Args:  cobra.ArbitraryArgs,
+		Long: "Append a note entry to this writer's chain. At least one field is required; the loop must exist." + "\n" +
+			recordExit("usage error, a loop that does not exist, or a record that fails to verify or cannot be appended to"),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRecordAdd(app, o, args)
 		},
@@ -226,7 +234,8 @@ func newRecordPushCmd(app *App) *cobra.Command {
 		Short: "push the refs/gitwarrant/* record refs (default remote: origin)",
 		Long: `Push every refs/gitwarrant/* ref with an explicit refspec. Your push
 configuration is not changed. A ref the remote refuses as non-fast-forward
-is never forced: the message says why and what to do.` + "\n" + recordExitHelp,
+is never forced: the message says why and what to do.` + "\n" +
+			recordExit("usage error, or a push that failed or that the remote refused for a ref (the message names\n     the ref and why)"),
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := openRecord(app)
@@ -284,7 +293,8 @@ func newRecordFetchCmd(app *App) *cobra.Command {
 		Use:   "fetch [remote]",
 		Short: "fetch the refs/gitwarrant/* record refs (default remote: origin)",
 		Long: `Fetch every refs/gitwarrant/* ref with an explicit refspec, the counterpart
-of ` + "`record push`" + `. A local ref is only ever fast-forwarded, never replaced.` + "\n" + recordExitHelp,
+of ` + "`record push`" + `. A local ref is only ever fast-forwarded, never replaced.` + "\n" +
+			recordExit("usage error, a fetch that failed (the remote's name, or your access), or a fetched ref\n     that does not extend the local one (the message names it)"),
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRecordRemote(app, args, (*record.Record).Fetch)
@@ -316,7 +326,8 @@ func newRecordExportCmd(app *App) *cobra.Command {
 		Short: "write one writer's whole chain as a single spec-valid chain file",
 		Long: `Write one writer's chain, read from its ref, to stdout as one JSONL chain
 file that verifies under the Loop File Spec (for docket and other tools).
-The default writer is this work tree's for the current branch.` + "\n" + recordExitHelp,
+The default writer is this work tree's for the current branch.` + "\n" +
+			recordExit("usage error, a writer with no chain here, or a chain that cannot be read"),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := openRecord(app)
@@ -350,7 +361,8 @@ It says what it wrote, or that there was nothing to restore (no work-tree
 copy, and none in the last commit); either way the next commit on the
 writer's branch carries the ref's later entries — through gitwarrant's
 pre-commit hook, so where that hook is not live it says so instead.
-The default writer is this work tree's for the current branch.` + "\n" + recordExitHelp,
+The default writer is this work tree's for the current branch.` + "\n" +
+			recordExit("usage error, a writer with no chain here, or a file that cannot be moved aside or written"),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := openRecord(app)

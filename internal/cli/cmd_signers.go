@@ -34,7 +34,7 @@ old. Human only (docs/signing.md).`,
 func signerFlags(cmd *cobra.Command, o *amendOptions) {
 	f := cmd.Flags()
 	f.StringVar(&o.key, "key", "", "SSH key of an existing signer to sign with (default: git's user.signingkey)")
-	f.StringVar(&o.signer, "signer", "", "principal to sign as")
+	f.StringVar(&o.signer, "signer", "", signerFlagHelp)
 	f.BoolVar(&o.noCommit, "no-commit", false, "edit and record, but do not commit")
 	f.BoolVar(&o.yes, "yes", false, "do not ask for confirmation (still signed)")
 }
