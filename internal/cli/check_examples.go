@@ -3,9 +3,9 @@ package cli
 import (
 	"fmt"
 
+	"github.com/gitwarrant/gitwarrant/internal/gate"
 	"github.com/gitwarrant/gitwarrant/internal/lint"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
-	"github.com/gitwarrant/gitwarrant/internal/typed"
 )
 
 // exampleJSON is the stable --json shape of one verified example.
@@ -35,8 +35,9 @@ func exampleGate(app *App) func(l *loops.Loop, e loops.Example) (loops.Verdict, 
 	if p, err := app.Project(); err == nil {
 		root = p.Root
 	}
+	env := gateEnvFor(app)
 	return func(l *loops.Loop, e loops.Example) (loops.Verdict, string) {
-		x := explainCall(app, l, e.Tool, typed.ExampleInput(e, root), root)
+		x := gate.ExplainExample(env, l, e, root)
 		return x.Verdict, x.Rule
 	}
 }

@@ -31,8 +31,8 @@ func TestTemplatesAndDocketHaveNoErrors(t *testing.T) {
 			t.Fatalf("%s: %d loop files", d, len(files))
 		}
 		for _, f := range Run(files, Options{}) {
-			// Here examples decide by typed entries alone (ExampleVerdict's
-			// default): a deny the gate's own screens give (the secrets
+			// Here examples decide by typed entries alone (Options with no
+			// Examples): a deny the gate's own screens give (the secrets
 			// screen for `echo "$AWS_SECRET_ACCESS_KEY"`) reads as ask.
 			// testdata/script/lint_templates.txtar lints the same templates
 			// through the gate, where each deny holds.

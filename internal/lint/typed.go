@@ -26,8 +26,8 @@ func init() {
 type ExampleVerdict func(f *File, e loops.Example) (loops.Verdict, string)
 
 // example decides e with o.Examples, or, when the caller gave none, with
-// the typed entries alone — what `gitwarrant ci` reads from Git objects,
-// where no project is checked out to run the whole gate in.
+// the typed entries alone (lint is a leaf: the gate's own screens, such as
+// self-protection, come only with the caller's decider).
 func (o Options) example(f *File, e loops.Example) (loops.Verdict, string) {
 	if o.Examples != nil {
 		return o.Examples(f, e)
