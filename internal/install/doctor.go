@@ -104,11 +104,11 @@ func Diagnose(env DoctorEnv, gitHooks, claude bool) []Check {
 }
 
 // GitHook is doctor's row for git's hook of that name ("pre-commit"): live
-// when git will run it and it reaches gitwarrant. Commands whose promise
-// rests on the hook (record restore: the next commit carries the ref's
-// entries) ask it before they make that promise.
-// A repository doctor cannot read, or a variable in this environment that
-// switches the hooks off, is the row returned instead.
+// when git will run it and it reaches gitwarrant. When the repository
+// cannot be read, or a variable in this environment switches the hooks
+// off, that row is returned instead. Commands whose promise rests on the
+// hook (record restore: the next commit carries the ref's entries) ask it
+// before they make that promise.
 func GitHook(env DoctorEnv, hook string) Check {
 	want := Check{Name: "git " + hook + " hook", Status: Fail, Detail: "not found"}
 	var off *Check
