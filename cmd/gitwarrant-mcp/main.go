@@ -20,5 +20,5 @@ import (
 )
 
 func main() {
-	os.Exit(cli.MainWith(context.Background(), cli.NewSystemApp(), os.Args[1:], mcpcmd.Commands()...))
+	os.Exit(cli.ServerMain(context.Background(), cli.NewSystemApp(), os.Args[1:], mcpcmd.Commands()...))
 }

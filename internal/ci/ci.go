@@ -11,6 +11,7 @@ package ci
 import (
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path"
@@ -19,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
+	"github.com/gitwarrant/gitwarrant/internal/gate"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/lint"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
@@ -40,6 +42,9 @@ type Options struct {
 	// the root) that gates of their own compare: changes under them are
 	// not Unreviewed here.
 	OtherGates []string
+	// Home is the home directory `~` in a typed entry names when head's
+	// loops' examples are decided (lint.Options.Home).
+	Home string
 }
 
 // Report is the gate's whole finding.
@@ -164,7 +169,7 @@ func Run(repo *gitx.Repo, opt Options) (*Report, error) {
 	if err := r.pins(repo, opt.ProjRel, commits); err != nil {
 		return nil, err
 	}
-	if err := r.lint(repo, opt.ProjRel, plumbing.NewHash(mb), headC); err != nil {
+	if err := r.lint(repo, opt.ProjRel, opt.Home, plumbing.NewHash(mb), headC); err != nil {
 		return nil, err
 	}
 	if err := r.unreviewed(repo, opt.ProjRel, opt.OtherGates, plumbing.NewHash(mb), headC); err != nil {
@@ -329,11 +334,29 @@ func pinWriter(projRel, p string) string {
 	return strings.TrimSuffix(w, ".jsonl")
 }
 
+// exampleGate is lint's options for head's loops written into the scratch
+// project at root: each example decided by the gate, with the typed
+// allower, in an environment that holds only the home directory — the
+// runner's other variables must not change what the gate decides.
+func exampleGate(root, home string) lint.Options {
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+	env := gate.Env{Getenv: getenv, Cwd: root, Err: io.Discard, Allower: gate.TypedAllower}
+	return lint.Options{Home: home, Examples: func(f *lint.File, e loops.Example) (loops.Verdict, string) {
+		x := gate.ExplainExample(env, f.Loop, e, root)
+		return x.Verdict, x.Rule
+	}}
+}
+
 // lint runs lint on head's loops, written from Git objects to a scratch
 // folder; its errors fail the gate. When head's loops folder is the merge
 // base's, lint has nothing new to say about the change and does not run
 // (docs/ci.md#lint).
-func (r *Report) lint(repo *gitx.Repo, projRel string, mb, head plumbing.Hash) error {
+func (r *Report) lint(repo *gitx.Repo, projRel, home string, mb, head plumbing.Hash) error {
 	rel := path.Join(projRel, "loops")
 	ents, err := repo.DirAt(head, rel)
 	if err != nil {
@@ -347,6 +370,14 @@ func (r *Report) lint(repo *gitx.Repo, projRel string, mb, head plumbing.Hash) e
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	// The loops go into a scratch project (<tmp>/.gitwarrant/loops), so
+	// their examples are decided by the hook's own gate there, as lint and
+	// doctor decide them in a checkout: self-protection and the gate's
+	// screens included (docs/typed-entries.md#examples).
+	dir := filepath.Join(tmp, ".gitwarrant", "loops")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
 	n := 0
 	for name, id := range ents {
 		if !strings.HasSuffix(name, loops.FileSuffix) || strings.HasPrefix(name, ".") || strings.ContainsAny(name, `/\`) {
@@ -356,7 +387,7 @@ func (r *Report) lint(repo *gitx.Repo, projRel string, mb, head plumbing.Hash) e
 		if err != nil {
 			continue // a folder named like a loop file: not a loop
 		}
-		if err := os.WriteFile(filepath.Join(tmp, name), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			return err
 		}
 		n++
@@ -364,18 +395,18 @@ func (r *Report) lint(repo *gitx.Repo, projRel string, mb, head plumbing.Hash) e
 	if n == 0 {
 		return nil
 	}
-	files, err := lint.Load([]string{tmp})
+	files, err := lint.Load([]string{dir})
 	if err != nil {
 		return err
 	}
-	for _, f := range lint.Run(files) {
+	for _, f := range lint.Run(files, exampleGate(tmp, home)) {
 		if f.Severity != lint.Error {
 			continue
 		}
-		if rp, err := filepath.Rel(tmp, f.File); err == nil && !strings.HasPrefix(rp, "..") {
+		if rp, err := filepath.Rel(dir, f.File); err == nil && !strings.HasPrefix(rp, "..") {
 			f.File = path.Join(rel, filepath.ToSlash(rp))
 		}
-		f.Msg = strings.ReplaceAll(f.Msg, tmp+string(filepath.Separator), rel+"/")
+		f.Msg = strings.ReplaceAll(f.Msg, dir+string(filepath.Separator), rel+"/")
 		r.Lint = append(r.Lint, f)
 	}
 	return nil

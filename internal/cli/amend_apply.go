@@ -125,6 +125,9 @@ func signingKey(r *record.Record, flag string) (sign.Key, error) {
 		"no SSH signing key")
 }
 
+// signerFlagHelp is the help of --signer, on every command that signs.
+const signerFlagHelp = "principal to sign as (default: git's user.email when allowed_signers lists it with the key, else the one principal it lists for the key)"
+
 // pickSigner is --signer, else git's user.email when a line lists it with
 // the key, else the one literal principal the key is listed under.
 func pickSigner(r *record.Record, plan *amendPlan, flag string) (string, error) {

@@ -3,9 +3,9 @@ package cli
 import (
 	"fmt"
 
+	"github.com/gitwarrant/gitwarrant/internal/gate"
 	"github.com/gitwarrant/gitwarrant/internal/lint"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
-	"github.com/gitwarrant/gitwarrant/internal/typed"
 )
 
 // exampleJSON is the stable --json shape of one verified example.
@@ -35,16 +35,22 @@ func exampleGate(app *App) func(l *loops.Loop, e loops.Example) (loops.Verdict, 
 	if p, err := app.Project(); err == nil {
 		root = p.Root
 	}
+	env := gateEnvFor(app)
 	return func(l *loops.Loop, e loops.Example) (loops.Verdict, string) {
-		x := explainCall(app, l, e.Tool, typed.ExampleInput(e, root), root)
+		x := gate.ExplainExample(env, l, e, root)
 		return x.Verdict, x.Rule
 	}
 }
 
-// useGateForLint makes lint's examples check decide through the gate.
-func useGateForLint(app *App) {
+// lintOptions is lint's options for a command run by a person (lint,
+// doctor): the examples decide through the hook's own gate, as
+// `check --examples` has them.
+func lintOptions(app *App) lint.Options {
 	gate := exampleGate(app)
-	lint.ExampleVerdict = func(f *lint.File, e loops.Example) (loops.Verdict, string) { return gate(f.Loop, e) }
+	return lint.Options{
+		Examples: func(f *lint.File, e loops.Example) (loops.Verdict, string) { return gate(f.Loop, e) },
+		Home:     app.Getenv("HOME"),
+	}
 }
 
 func runCheckExamples(app *App, o checkOptions, names []string) error {

@@ -41,7 +41,7 @@ Exit status:
 	f.BoolVar(&o.remove, "remove", false, "remove the entry instead of adding it")
 	f.StringVar(&o.in, "in", "", "amend the entry in this parent loop (an inherited entry)")
 	f.StringVar(&o.key, "key", "", "SSH key to sign with (default: git's user.signingkey)")
-	f.StringVar(&o.signer, "signer", "", "principal to sign as (default: the one allowed_signers lists for the key)")
+	f.StringVar(&o.signer, "signer", "", signerFlagHelp)
 	f.StringVar(&o.prop, "proposal", "", "the proposal this amend answers")
 	f.BoolVar(&o.noCommit, "no-commit", false, "edit and record, but do not commit")
 	f.BoolVar(&o.yes, "yes", false, "do not ask for confirmation (the amend is still signed)")

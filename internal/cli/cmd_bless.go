@@ -45,7 +45,7 @@ Exit status:
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.key, "key", "", "SSH key to sign with (default: git's user.signingkey)")
-	f.StringVar(&o.signer, "signer", "", "principal to sign as (default: the one allowed_signers lists for the key)")
+	f.StringVar(&o.signer, "signer", "", signerFlagHelp)
 	f.BoolVar(&o.yes, "yes", false, "do not ask for confirmation (still signed)")
 	return cmd
 }

@@ -104,7 +104,7 @@ func runCI(app *App, o ciOpts) error {
 	if err != nil {
 		return Usagef("give each --other-gate as a project folder relative to the repository root, e.g. services/api/.gitwarrant", "%v", err)
 	}
-	rep, err := ci.Run(repo, ci.Options{Base: o.base, Head: o.head, ProjRel: projRel, Strict: o.strict, RequireUserPresence: o.presence, OtherGates: others})
+	rep, err := ci.Run(repo, ci.Options{Base: o.base, Head: o.head, ProjRel: projRel, Strict: o.strict, RequireUserPresence: o.presence, OtherGates: others, Home: app.Getenv("HOME")})
 	if err != nil {
 		return Failf("%v", err)
 	}

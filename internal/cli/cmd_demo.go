@@ -22,8 +22,9 @@ templates; allow / ask / deny checks (a compound target and a look-alike
 disguise included); routing a task to its loop; install and doctor's table;
 the Claude Code hook denying a force push and an agent's attempt to widen
 its own warrant, and allowing honest work through a typed entry; explain;
-the record committed per event and pinned in a commit message; a signed
-amend and the warrant diff; the CI gate; a proposal under review; metrics;
+the record committed per event and pinned in a commit message; the first
+signer, who signs the loops as they stand; a signed amend and the warrant
+diff; the CI gate; a proposal under review; metrics;
 and a forged record entry being caught.
 
 install runs with --no-mcp: the MCP server, gitwarrant-mcp, is a binary of
@@ -85,8 +86,8 @@ func demoSteps(dir string) []demoStep {
 		{git: []string{"commit", "-q", "-m", "Add gitwarrant loops"}},
 		{git: []string{"log", "-1", "--format=%B"}},
 		{args: []string{"record", "verify", "--git"}},
-		{say: "Only a person widens a warrant, signed. A key, and the first signer (bootstrap: it lands by a direct commit).", exe: []string{"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "demo", "-f", dir + "/.demo-key"}},
-		{args: []string{"signers", "add", "human@example.com", dir + "/.demo-key.pub"}},
+		{say: "Only a person widens a warrant, signed. A key, and the first signer (bootstrap: it lands by a direct commit); with --key it also signs the loops as they stand, so the warrant in force does not change at adoption.", exe: []string{"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "demo", "-f", dir + "/.demo-key"}},
+		{args: []string{"signers", "add", "human@example.com", dir + "/.demo-key.pub", "--key", dir + "/.demo-key", "--yes"}},
 		{git: []string{"add", ".gitwarrant/allowed_signers"}},
 		{git: []string{"commit", "-q", "-m", "First signer"}},
 		{say: "amend edits one line, appends a signed amend entry and commits both.", args: []string{"amend", "fix", "send", "Bash(git push origin release/*)", "--yes", "--key", dir + "/.demo-key"}},

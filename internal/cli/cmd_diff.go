@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
@@ -50,9 +51,13 @@ func runDiff(app *App, format string, args []string) error {
 	baseRev := ""
 	if len(args) > 0 {
 		baseRev = args[0]
-	} else if baseRev, err = repo.MergeBaseUpstream(); err != nil {
+	} else if baseRev, err = repo.MergeBaseUpstream(); errors.Is(err, gitx.ErrNoUpstream) {
 		baseRev = "HEAD"
 		fmt.Fprintln(app.IO.Err, "no upstream branch: comparing with HEAD (give a base revision to compare with another)")
+	} else if err != nil {
+		// Comparing with HEAD instead would hide every change the
+		// branch committed: say why there is no base, and how to get one.
+		return &ExitError{Code: ExitError1, Err: err, Hint: "or compare with a base revision this clone holds: gitwarrant diff <base>"}
 	}
 	headRev := ""
 	if len(args) > 1 {

@@ -32,7 +32,9 @@ func newDoctorCmd(app *App) *cobra.Command {
     followed) reach gitwarrant, and no variable that switches them off
     (such as LEFTHOOK=0) is set in this environment;
   - the Claude Code settings (project, local, user, managed) do not disable hooks,
-    hold the gitwarrant hook, and its command resolves to a binary; a
+    hold the gitwarrant hook, and its command resolves to a binary — or,
+    for the http hook (install --hook http), the server answers a probe as
+    ` + "`gitwarrant hook claude`" + ` would and refuses a post without its key; a
     pinned hook without "onFailure": "block" is a warning;
   - each gitwarrant hook in .codex/hooks.json, .gemini/settings.json and
     .cursor/hooks.json blocks a probe it cannot check, run as the client
@@ -81,22 +83,21 @@ func runDoctor(app *App, gitHooks, claude bool) []install.Check {
 		return append(checks, install.Check{Name: "project", Status: install.Fail, Detail: err.Error(), Fix: "run `gitwarrant init`"})
 	}
 	checks := install.Diagnose(install.DoctorEnv{Root: p.Root, Getenv: app.Getenv, LoopsDir: p.LoopsDir(), Sandbox: sandboxFor(p)}, gitHooks, claude)
-	useGateForLint(app) // the examples decide as the hook does, as `lint` has them
-	checks = append(checks, loopsCheck(p))
+	checks = append(checks, loopsCheck(p, lintOptions(app))) // the examples decide as the hook does, as `lint` has them
 	checks = append(checks, recordCheck(p))
 	checks = append(checks, signersCheck(p))
 	return append(checks, inForceChecks(p)...)
 }
 
 // loopsCheck runs lint over the loops: an error fails, a warning warns.
-func loopsCheck(p *project.Project) install.Check {
+func loopsCheck(p *project.Project, o lint.Options) install.Check {
 	c := install.Check{Name: "loops"}
 	files, err := lint.Load([]string{p.LoopsDir()})
 	if err != nil {
 		c.Status, c.Detail, c.Fix = install.Fail, err.Error(), "create the loops folder with `gitwarrant init`"
 		return c
 	}
-	fs := lint.Run(files)
+	fs := lint.Run(files, o)
 	errs, warns := lint.Count(fs)
 	var first string
 	for _, f := range fs {

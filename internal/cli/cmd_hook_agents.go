@@ -128,8 +128,8 @@ func argErrOrNil(err error, rest []string) error {
 // decideAgent translates the payload, decides each call through the gate
 // and renders the combined answer.
 func decideAgent(app *App, client string, o hookAgentOptions, data []byte, failure error) hook.Reply {
-	env := gate.Env{Getenv: app.Getenv, Cwd: app.Cwd, Now: app.Now, Err: app.IO.Err, Allower: gate.TypedAllower,
-		ParseStore: parsecache.Open} // docs/performance.md#the-parse-cache, as hook claude
+	env := GateEnv(app, app.Cwd, app.IO.Err)
+	env.ParseStore = parsecache.Open // docs/performance.md#the-parse-cache, as hook claude
 	tr, terr := hook.Translate(client, o.event, data)
 	switch {
 	case o.event != "" && o.event != hook.AgentPre && o.event != hook.AgentPrompt:

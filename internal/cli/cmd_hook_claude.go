@@ -113,8 +113,8 @@ func runHookClaude(app *App, cmd *cobra.Command, args []string) error {
 		return cmd.Help()
 	}
 	data, readErr := readCapped(app.IO.In, hook.MaxInput)
-	env := gate.Env{Getenv: app.Getenv, Cwd: app.Cwd, Now: app.Now, Err: app.IO.Err, Allower: gate.TypedAllower,
-		ParseStore: parsecache.Open}
+	env := GateEnv(app, app.Cwd, app.IO.Err)
+	env.ParseStore = parsecache.Open
 	if o.post {
 		o.event = "post"
 	}

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/ci"
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/spf13/cobra"
 )
 
@@ -50,10 +52,14 @@ Exit status:
 					base = remote + "/HEAD"
 				}
 				if _, err := repo.ResolveCommit(base); err != nil {
-					fmt.Fprintf(app.IO.Err, "gitwarrant: %s: nothing to compare with (%s is not here); the gate runs in CI\n", f[2], base)
+					why := ""
+					if errors.Is(err, gitx.ErrShallow) {
+						why = ": the clone is shallow, and `git fetch --unshallow` would let this hook compare"
+					}
+					fmt.Fprintf(app.IO.Err, "gitwarrant: %s: nothing to compare with (%s is not here%s); the gate runs in CI\n", f[2], base, why)
 					continue
 				}
-				rep, err := ci.Run(repo, ci.Options{Base: base, Head: f[1], ProjRel: projRel, OtherGates: others})
+				rep, err := ci.Run(repo, ci.Options{Base: base, Head: f[1], ProjRel: projRel, OtherGates: others, Home: app.Getenv("HOME")})
 				if err != nil {
 					return &ExitError{Code: ExitError1, Err: fmt.Errorf("pre-push %s: %w", f[2], err), Hint: "`git push --no-verify` skips this check; CI runs it again"}
 				}

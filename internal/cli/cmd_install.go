@@ -52,7 +52,10 @@ the warrant — context and enforcement, committed with the code:
     loop, or the one --default-loop names; with several, install asks at a
     terminal and refuses without one. A gitwarrant hook a person wrote
     (pinned, strict, another timeout) is kept as it is unless --loop,
-    --default-loop or --strict is given;
+    --default-loop or --strict is given. With --hook http they are http
+    hooks posting to this repository's server, with a SessionStart hook
+    that starts it and the hook key in .claude/settings.local.json (kept
+    out of git);
   - wires the same gate into Codex CLI (.codex/hooks.json), Gemini CLI
     (.gemini/settings.json) and Cursor (.cursor/hooks.json) for the clients
     --agents names — by default the ones whose folders or own context

@@ -17,7 +17,9 @@ func newKeysCmd(app *App) *cobra.Command {
 		Long: `Agent keys authenticate agents to ` + "`gitwarrant serve`" + `. Only a key's SHA-256 and a
 visible prefix are stored, in .git/gitwarrant/keys.json (never committed).
 A read key may call every tool except propose_amendment; a propose key may
-also propose. Agents cannot run this command: the hook denies it.`,
+also propose; a hook key reaches only Claude Code's http hook (POST
+/hooks/claude), and no other key reaches it (` + "`install --hook http`" + ` makes one).
+Agents cannot run this command: the hook denies it.`,
 		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(newKeysCreateCmd(app), newKeysListCmd(app), newKeysRevokeCmd(app))

@@ -53,7 +53,6 @@ Exit status:
 				}
 				paths = []string{p.LoopsDir()}
 			}
-			useGateForLint(app)
 			files, err := lint.Load(paths)
 			if err != nil {
 				return Usagef("name loop files or folders that exist", "lint: %v", err)
@@ -61,7 +60,7 @@ Exit status:
 			if len(files) == 0 {
 				return Usagef("create one with `gitwarrant new <name> --template <t>`", "lint: no loop files in %v", paths)
 			}
-			fs := append(lint.Run(files), inForceFindings(app, files)...)
+			fs := append(lint.Run(files, lintOptions(app)), inForceFindings(app, files)...)
 			errs, warns := lint.Count(fs)
 			if asJSON {
 				out := lintJSON{Files: len(files), Errors: errs, Warnings: warns, Findings: []lintFindingJSON{}}

@@ -23,13 +23,13 @@ func newMCPCmd(app *App) *cobra.Command {
 }
 
 func newServeCmd(app *App) *cobra.Command {
-	return mcpExecCmd(app, "serve [--addr HOST:PORT] [--dir PATH] …", "serve the agent tools over Streamable HTTP and a REST mirror")
+	return mcpExecCmd(app, "serve [--addr HOST:PORT] [--dir PATH] …", "serve the agent tools over Streamable HTTP (/mcp) and JSON (/api/v1), and Claude Code's http hook")
 }
 
 // mcpExecCmd is `gitwarrant mcp` or `gitwarrant serve` in the gitwarrant
 // binary: it runs the same command of gitwarrant-mcp (found beside this
 // binary, else on PATH) with the same arguments, stdio and exit status.
-// gitwarrant-mcp holds the real commands and no others (MainWith).
+// gitwarrant-mcp holds the real commands and no others (ServerMain).
 func mcpExecCmd(app *App, use, short string) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   use,
@@ -46,6 +46,9 @@ describes the options. See docs/mcp.md.`,
 			if _, err := findMCPBinary(app); err != nil {
 				return c.Help()
 			}
+			// The server's help names its own binary: say that this
+			// command is it, with the same arguments.
+			fmt.Fprintf(app.IO.Out, "gitwarrant %s runs %s %s with the same arguments:\n\n", c.Name(), MCPBinary, c.Name())
 		}
 		return runMCPBinary(app, c.Name(), args)
 	}

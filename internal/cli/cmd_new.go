@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/project"
 	"github.com/gitwarrant/gitwarrant/internal/templates"
+	"github.com/gitwarrant/gitwarrant/internal/vouch"
 	"github.com/spf13/cobra"
 )
 
@@ -86,8 +88,20 @@ func runNew(app *App, name, tmpl string) error {
 	if extended {
 		fmt.Fprintf(app.IO.Out, "  it extends %s: the baseline's hard stops and asks apply to it too\n", templates.Baseline)
 	}
-	fmt.Fprintln(app.IO.Out, st.Dim("  review its warrant, then: gitwarrant compile --target claude --write"))
+	fmt.Fprintln(app.IO.Out, st.Dim("  "+newNextStep(p, name)))
 	return nil
+}
+
+// newNextStep says what a new loop needs before it binds an agent: install
+// compiles it into every agent's context file (compile --write does one
+// file), and once signing is adopted a loop written by hand allows nothing
+// until a signer blesses it (docs/signing.md#adopting-signing).
+func newNextStep(p *project.Project, name string) string {
+	const install = "`gitwarrant install` compiles it into every agent's context file"
+	if st, err := vouch.New(p).State(); err == nil && st.Adopted {
+		return "review its warrant; until a signer blesses it (`gitwarrant bless " + name + " --key <key>`) it allows nothing; then " + install
+	}
+	return "review its warrant, then " + install
 }
 
 // writeNewFile creates path exclusively: an existing loop is never replaced.

@@ -9,15 +9,23 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/hook"
+	"github.com/gitwarrant/gitwarrant/internal/install"
 	"github.com/gitwarrant/gitwarrant/internal/record"
 	"github.com/spf13/cobra"
 )
 
-// recordExitHelp is the exit table of the record subcommands.
+// recordExitHelp is the exit table of the record subcommands that only
+// read the record.
 const recordExitHelp = `
 Exit status:
   0  success
   1  usage error, or the record failed to verify`
+
+// recordExit is the exit table of a record subcommand whose status 1 has
+// causes of its own, named in why.
+func recordExit(why string) string {
+	return "\nExit status:\n  0  success\n  1  " + why
+}
 
 func newRecordCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
@@ -58,8 +66,9 @@ func newRecordAddCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "add <loop> [--did …] [--saw …] [--skipped …] [--stopped …] [--note …]",
 		Short: "append a note entry: what was done, seen, skipped or stopped",
-		Long:  "Append a note entry to this writer's chain. At least one field is required; the loop must exist." + "\n" + recordExitHelp,
-		Args:  cobra.ArbitraryArgs,
+		Long: "Append a note entry to this writer's chain. At least one field is required; the loop must exist." + "\n" +
+			recordExit("usage error, a loop that does not exist, or a record that fails to verify or cannot be appended to"),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRecordAdd(app, o, args)
 		},
@@ -225,7 +234,8 @@ func newRecordPushCmd(app *App) *cobra.Command {
 		Short: "push the refs/gitwarrant/* record refs (default remote: origin)",
 		Long: `Push every refs/gitwarrant/* ref with an explicit refspec. Your push
 configuration is not changed. A ref the remote refuses as non-fast-forward
-is never forced: the message says why and what to do.` + "\n" + recordExitHelp,
+is never forced: the message says why and what to do.` + "\n" +
+			recordExit("usage error, or a push that failed or that the remote refused for a ref (the message names\n     the ref and why)"),
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := openRecord(app)
@@ -283,7 +293,8 @@ func newRecordFetchCmd(app *App) *cobra.Command {
 		Use:   "fetch [remote]",
 		Short: "fetch the refs/gitwarrant/* record refs (default remote: origin)",
 		Long: `Fetch every refs/gitwarrant/* ref with an explicit refspec, the counterpart
-of ` + "`record push`" + `. A local ref is only ever fast-forwarded, never replaced.` + "\n" + recordExitHelp,
+of ` + "`record push`" + `. A local ref is only ever fast-forwarded, never replaced.` + "\n" +
+			recordExit("usage error, a fetch that failed (the remote's name, or your access), or a fetched ref\n     that does not extend the local one (the message names it)"),
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRecordRemote(app, args, (*record.Record).Fetch)
@@ -315,7 +326,8 @@ func newRecordExportCmd(app *App) *cobra.Command {
 		Short: "write one writer's whole chain as a single spec-valid chain file",
 		Long: `Write one writer's chain, read from its ref, to stdout as one JSONL chain
 file that verifies under the Loop File Spec (for docket and other tools).
-The default writer is this work tree's for the current branch.` + "\n" + recordExitHelp,
+The default writer is this work tree's for the current branch.` + "\n" +
+			recordExit("usage error, a writer with no chain here, or a chain that cannot be read"),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := openRecord(app)
@@ -347,8 +359,10 @@ again, from its ref, every file the last commit holds for it. Use it when
 ` + "`record verify`" + ` or a commit hook says a work-tree chain differs from its ref.
 It says what it wrote, or that there was nothing to restore (no work-tree
 copy, and none in the last commit); either way the next commit on the
-writer's branch carries the ref's later entries (the pre-commit hook).
-The default writer is this work tree's for the current branch.` + "\n" + recordExitHelp,
+writer's branch carries the ref's later entries — through gitwarrant's
+pre-commit hook, so where that hook is not live it says so instead.
+The default writer is this work tree's for the current branch.` + "\n" +
+			recordExit("usage error, a writer with no chain here, or a file that cannot be moved aside or written"),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			r, err := openRecord(app)
@@ -363,7 +377,8 @@ The default writer is this work tree's for the current branch.` + "\n" + recordE
 			if err != nil {
 				return &ExitError{Code: ExitError1, Err: err}
 			}
-			fmt.Fprintln(app.IO.Out, restoreReport(w, done))
+			hook := install.GitHook(install.DoctorEnv{Root: r.Project().Root, Getenv: app.Getenv}, "pre-commit")
+			fmt.Fprintln(app.IO.Out, restoreReport(w, done, hook.Status == install.Live))
 			return nil
 		},
 	}
@@ -373,10 +388,15 @@ The default writer is this work tree's for the current branch.` + "\n" + recordE
 
 // restoreReport says what record restore did: the files it wrote, where
 // the old copy went, or that there was nothing to restore — and what the
-// next commit will carry (docs/record.md#restore).
-func restoreReport(w string, d record.Restored) string {
+// next commit will carry (docs/record.md#restore). That promise rests on
+// gitwarrant's pre-commit hook, so where the hook is not live it says so
+// and how to make it live instead.
+func restoreReport(w string, d record.Restored, hookLive bool) string {
 	ref := gitx.RecordRef(w)
 	rest := fmt.Sprintf("the next commit on its branch carries %s's %s into it (gitwarrant's pre-commit hook)", ref, entries(d.RefEntries))
+	if !hookLive {
+		rest = fmt.Sprintf("gitwarrant's pre-commit hook, which carries %s's %s into the next commit on its branch, is not live in this clone — run `gitwarrant install` (`gitwarrant doctor` says why)", ref, entries(d.RefEntries))
+	}
 	switch {
 	case d.Files == 0 && d.Saved == "":
 		return fmt.Sprintf("nothing to restore: %s has no work-tree copy, and the last commit holds none of its files; %s", w, rest)
@@ -387,8 +407,11 @@ func restoreReport(w string, d record.Restored) string {
 	if d.Saved != "" {
 		msg += "; the old copy is in " + d.Saved
 	}
-	if d.RefEntries > d.Entries {
+	switch {
+	case d.RefEntries > d.Entries && hookLive:
 		msg += fmt.Sprintf("; the next commit on its branch carries entries %d–%d from the ref (gitwarrant's pre-commit hook)", d.Entries+1, d.RefEntries)
+	case d.RefEntries > d.Entries:
+		msg += fmt.Sprintf("; entries %d–%d are on the ref only, and gitwarrant's pre-commit hook, which carries them into the next commit, is not live in this clone — run `gitwarrant install` (`gitwarrant doctor` says why)", d.Entries+1, d.RefEntries)
 	}
 	return msg
 }

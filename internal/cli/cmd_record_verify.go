@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 	"github.com/gitwarrant/gitwarrant/internal/record"
 	"github.com/spf13/cobra"
 )
@@ -190,7 +191,13 @@ func pinFindings(r *record.Record) (string, []record.Finding, error) {
 				Detail: fmt.Sprintf("commit %s pins %s, which is no longer in that chain: it was truncated or rewritten since", p.Commit[:12], p.Hash)})
 		}
 	}
-	return fmt.Sprintf("git   %d pinned head(s) in history, %d missing", len(pins), len(fs)), fs, nil
+	line := fmt.Sprintf("git   %d pinned head(s) in history, %d missing", len(pins), len(fs))
+	if repo := r.Repo(); repo != nil && repo.IsShallow() {
+		// A pin in the commits the clone left out is neither counted nor
+		// checked: say so, rather than let the count read as the whole.
+		line += "; the clone is shallow, so pins in the history it left out are not checked — " + gitx.FetchHistory
+	}
+	return line, fs, nil
 }
 
 // replayFindings flags check entries whose verdict differs now.

@@ -49,7 +49,7 @@ Exit status:
 	f.BoolVar(&o.yes, "yes", false, "apply every offered item without asking (still signed)")
 	f.BoolVar(&o.ls, "list", false, "only list what would be offered")
 	f.StringVar(&o.key, "key", "", "SSH key to sign with (default: git's user.signingkey)")
-	f.StringVar(&o.signer, "signer", "", "principal to sign as")
+	f.StringVar(&o.signer, "signer", "", signerFlagHelp)
 	return cmd
 }
 

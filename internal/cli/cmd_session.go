@@ -22,9 +22,10 @@ func newSessionCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "session",
 		Short: "show or set the loop each agent session works under",
-		Long: `Show or set the loop each Claude Code session in this repository works
-under (docs/sessions.md): the loop its prompt routed to or named ("use loop
-release"), with when and why. A session no prompt has pinned works under
+		Long: `Show or set the loop each agent session in this repository works under
+(docs/sessions.md) — Claude Code's, and Codex's, Gemini CLI's and Cursor's
+through their prompt hooks: the loop its prompt routed to or named ("use
+loop release"), with when and why. A session no prompt has pinned works under
 the default loop the hook wiring names.
 
 Pins live under the git directory (.git/gitwarrant/sessions/), never in

@@ -34,7 +34,7 @@ old. Human only (docs/signing.md).`,
 func signerFlags(cmd *cobra.Command, o *amendOptions) {
 	f := cmd.Flags()
 	f.StringVar(&o.key, "key", "", "SSH key of an existing signer to sign with (default: git's user.signingkey)")
-	f.StringVar(&o.signer, "signer", "", "principal to sign as")
+	f.StringVar(&o.signer, "signer", "", signerFlagHelp)
 	f.BoolVar(&o.noCommit, "no-commit", false, "edit and record, but do not commit")
 	f.BoolVar(&o.yes, "yes", false, "do not ask for confirmation (still signed)")
 }
@@ -115,7 +115,7 @@ func bootstrapSigners(app *App, path string, data []byte, principal string) erro
 		return Failf("writing %s: %v", path, err)
 	}
 	fmt.Fprintf(app.IO.Out, "added %s as the first signer in %s\n", principal, path)
-	fmt.Fprintf(app.IO.Err, `bootstrap: the file had no signer, so nobody could sign this addition.
+	fmt.Fprintf(app.IO.Err, `bootstrap: the file had no signer, so no existing signer could sign this addition.
 No pull request can add the first signer by itself: the CI gate checks amends
 against the base branch's allowed_signers, which is empty. Commit this file and
 land it on the default branch by a direct push, or have a maintainer override

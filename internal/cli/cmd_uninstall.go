@@ -22,9 +22,10 @@ func newUninstallCmd(app *App) *cobra.Command {
 		Short: "take out exactly what install added (a human-only command)",
 		Long: `Remove exactly what ` + "`gitwarrant install`" + ` added: the managed block in each
 context file, gitwarrant's hooks in .claude/settings.json, .codex/hooks.json,
-.gemini/settings.json and .cursor/hooks.json, its server in
-.mcp.json, its lines in husky, lefthook and pre-commit configuration, and its git hooks (a hook script install chained
-is moved back, byte for byte). uninstall finds its work by gitwarrant's
+.gemini/settings.json and .cursor/hooks.json, the http hook's key in
+.claude/settings.local.json (revoked as well), its server in .mcp.json, its
+lines in husky, lefthook and pre-commit configuration, and its git hooks (a
+hook script install chained is moved back, byte for byte). uninstall finds its work by gitwarrant's
 markers and the exact shape of what install writes — not by any record of
 the install — so it works on a teammate's fresh clone too. An entry you
 wrote or changed is yours and stays. A file is deleted only when its marker

@@ -196,7 +196,7 @@ func gateStops(app *App, dir, loop, pattern string) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), HookDeadline)
 	defer cancel()
-	env := gate.Env{Getenv: app.Getenv, Cwd: root, Now: app.Now, Err: io.Discard, Allower: gate.TypedAllower}
+	env := GateEnv(app, root, io.Discard)
 	a := gate.Decide(ctx, env, gate.Options{Loop: loop, LoopSet: true, NoRecord: true, Dir: filepath.Dir(dir)}, payload, nil)
 	if a.Verdict == loops.Deny {
 		return "the gate denies it: " + a.Rule

@@ -89,6 +89,34 @@ func commands() []func(*App) *cobra.Command {
 	}
 }
 
+// NewServerRootCmd is gitwarrant-mcp's command tree: cmds (the server's
+// commands) under a root whose help names that binary and the exit status
+// it gives — never the verdicts of gitwarrant's checks, which it does not
+// give.
+func NewServerRootCmd(app *App, cmds ...func(*App) *cobra.Command) *cobra.Command {
+	root := NewRootCmd(app, cmds...)
+	root.Use = "gitwarrant-mcp <command>"
+	root.Short = "gitwarrant's MCP server: the agent tools over stdio and HTTP"
+	root.Long = `gitwarrant-mcp serves gitwarrant's agent tools over MCP: on stdio (mcp) and
+over Streamable HTTP with a JSON mirror and Claude Code's http hook (serve).
+` + "`gitwarrant mcp` and `gitwarrant serve`" + ` run it; it is a binary of its own so
+the MCP SDK's start-up is paid by the server only, never by the hook an agent
+runs before each tool call (docs/mcp.md#cost).
+
+Exit status (every command):
+  0  the server stopped cleanly (end of input on stdio, or SIGINT/SIGTERM)
+  1  usage error, or the server could not start or failed`
+	return root
+}
+
+// ServerMain runs gitwarrant-mcp with args (NewServerRootCmd) and returns
+// the process exit code.
+func ServerMain(ctx context.Context, app *App, args []string, cmds ...func(*App) *cobra.Command) int {
+	root := NewServerRootCmd(app, cmds...)
+	root.SetArgs(args)
+	return Render(app.IO.Err, root.ExecuteContext(ctx))
+}
+
 // Main runs the CLI with args and returns the process exit code.
 func Main(ctx context.Context, app *App, args []string) int {
 	return MainWith(ctx, app, args)

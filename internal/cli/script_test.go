@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 		},
 		// `gitwarrant serve` runs it, beside gitwarrant as install puts it.
 		"gitwarrant-mcp": func() {
-			os.Exit(cli.MainWith(context.Background(), cli.NewSystemApp(), os.Args[1:], mcpcmd.Commands()...))
+			os.Exit(cli.ServerMain(context.Background(), cli.NewSystemApp(), os.Args[1:], mcpcmd.Commands()...))
 		},
 	})
 }

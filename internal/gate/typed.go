@@ -121,6 +121,14 @@ type Explanation struct {
 	Typed   typed.Decision
 }
 
+// ExplainExample decides one `examples:` call of l as the hook would in
+// the repository rooted at root (docs/typed-entries.md#examples): lint,
+// doctor, check --examples and ci all replay examples through it.
+func ExplainExample(env Env, l *loops.Loop, e loops.Example, root string) Explanation {
+	payload, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "cwd": root, "tool_name": e.Tool, "tool_input": typed.ExampleInput(e, root)})
+	return Explain(env, l, payload)
+}
+
 // Explain decides a payload under loop l the way decideLoop does, without
 // recording, and keeps every part.
 func Explain(env Env, l *loops.Loop, data []byte) Explanation {

@@ -105,7 +105,7 @@ func Run(ctx context.Context, a *githubactions.Action) int {
 		a.Errorf("the other-gates input: %v", err)
 		return 1
 	}
-	rep, err := ci.Run(repo, ci.Options{Base: base, Head: head, ProjRel: projRel, Strict: strict, RequireUserPresence: presence, OtherGates: others})
+	rep, err := ci.Run(repo, ci.Options{Base: base, Head: head, ProjRel: projRel, Strict: strict, RequireUserPresence: presence, OtherGates: others, Home: Getenv("HOME")})
 	if err != nil {
 		a.Errorf("gitwarrant ci: %v", err)
 		return 1

@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -93,11 +94,25 @@ func (r *Repo) Config(key string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// MergeBaseUpstream is the merge base of HEAD with its upstream branch.
+// ErrNoUpstream is a branch with no upstream branch set.
+var ErrNoUpstream = errors.New("no upstream branch")
+
+// MergeBaseUpstream is the merge base of HEAD with its upstream branch:
+// ErrNoUpstream when there is none, and an error wrapping ErrShallow when
+// a shallow clone does not hold the merge base — never "no upstream" for a
+// clone that has one.
 func (r *Repo) MergeBaseUpstream() (string, error) {
+	up, err := r.Git("rev-parse", "-q", "--verify", "--symbolic-full-name", "@{upstream}")
+	if err != nil {
+		return "", ErrNoUpstream
+	}
 	out, err := r.Git("merge-base", "HEAD", "@{upstream}")
 	if err != nil {
-		return "", err
+		name := strings.TrimPrefix(strings.TrimSpace(string(up)), "refs/remotes/")
+		if r.IsShallow() {
+			return "", fmt.Errorf("the merge base of HEAD and its upstream %s is not in this clone: %w", name, ErrShallow)
+		}
+		return "", fmt.Errorf("HEAD and its upstream %s share no commit", name)
 	}
 	return strings.TrimSpace(string(out)), nil
 }

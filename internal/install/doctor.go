@@ -103,6 +103,29 @@ func Diagnose(env DoctorEnv, gitHooks, claude bool) []Check {
 	return append(out, diagnoseMCP(env)...)
 }
 
+// GitHook is doctor's row for git's hook of that name ("pre-commit"): live
+// when git will run it and it reaches gitwarrant. When the repository
+// cannot be read, or a variable in this environment switches the hooks
+// off, that row is returned instead. Commands whose promise rests on the
+// hook (record restore: the next commit carries the ref's entries) ask it
+// before they make that promise.
+func GitHook(env DoctorEnv, hook string) Check {
+	want := Check{Name: "git " + hook + " hook", Status: Fail, Detail: "not found"}
+	var off *Check
+	for _, c := range diagnoseGitHooks(env) {
+		switch {
+		case c.Name == want.Name:
+			want = c
+		case c.Status == Fail && off == nil && !strings.HasSuffix(c.Name, " hook"):
+			off = &c
+		}
+	}
+	if off != nil && want.Status == Live {
+		return *off
+	}
+	return want
+}
+
 func diagnoseGitHooks(env DoctorEnv) []Check {
 	g, err := resolveGit(env.Root)
 	if errors.Is(err, gitx.ErrUnsupported) {

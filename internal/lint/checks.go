@@ -15,7 +15,7 @@ func init() {
 	Register(Check{Name: "shadowed-allow", Doc: "an allow entry that its own loop's ask or never list always catches first", Run: shadowedAllow})
 }
 
-func parseErrors(files []*File) []Finding {
+func parseErrors(files []*File, _ Options) []Finding {
 	var out []Finding
 	for _, f := range files {
 		if f.ParseErr != nil {
@@ -25,7 +25,7 @@ func parseErrors(files []*File) []Finding {
 	return out
 }
 
-func extendsErrors(files []*File) []Finding {
+func extendsErrors(files []*File, _ Options) []Finding {
 	var out []Finding
 	for _, f := range files {
 		if f.LoadErr != nil {
@@ -35,7 +35,7 @@ func extendsErrors(files []*File) []Finding {
 	return out
 }
 
-func parseWarnings(files []*File) []Finding {
+func parseWarnings(files []*File, _ Options) []Finding {
 	var out []Finding
 	for _, f := range files {
 		if f.Raw == nil {
@@ -96,7 +96,7 @@ func proseOnly(verb loops.Verb, it loops.Item) string {
 // never use, in each file's own lists (inherited entries are the parent's
 // to fix): one warning for a draft list (no tool call is checked as
 // draft), one per entry an UnusableRule finds.
-func toolUnusable(files []*File) []Finding {
+func toolUnusable(files []*File, _ Options) []Finding {
 	var out []Finding
 	for _, f := range files {
 		if f.Raw == nil {
@@ -141,7 +141,7 @@ func pluralWord(n int, one, many string) string {
 // shadowedAllow warns about an allow entry that never allows even its own
 // words, because an ask or never entry of the loop (inherited ones
 // included) matches them first.
-func shadowedAllow(files []*File) []Finding {
+func shadowedAllow(files []*File, _ Options) []Finding {
 	var out []Finding
 	for _, f := range files {
 		if f.Raw == nil || f.Loop == nil {

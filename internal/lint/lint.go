@@ -56,7 +56,19 @@ type File struct {
 type Check struct {
 	Name string // short id, shown with each finding
 	Doc  string // one line: what it catches
-	Run  func(files []*File) []Finding
+	Run  func(files []*File, o Options) []Finding
+}
+
+// Options is what a caller hands every check. The parts of a decision come
+// in here, never through a variable another package sets, so one process
+// running lint twice (doctor, then ci) decides the same way both times.
+type Options struct {
+	// Examples decides each `examples:` call; the CLI passes the hook's
+	// own gate. Nil decides with the loop's typed entries alone.
+	Examples ExampleVerdict
+	// Home is the user's home directory, for `~` in typed entries when
+	// Examples is nil.
+	Home string
 }
 
 var registry []Check
@@ -96,12 +108,12 @@ func Load(paths []string) ([]*File, error) {
 	return files, nil
 }
 
-// Run runs every registered check over files and returns the findings in
-// file, line and check order.
-func Run(files []*File) []Finding {
+// Run runs every registered check over files with o and returns the
+// findings in file, line and check order.
+func Run(files []*File, o Options) []Finding {
 	var out []Finding
 	for _, c := range registry {
-		for _, f := range c.Run(files) {
+		for _, f := range c.Run(files, o) {
 			f.Check = c.Name
 			out = append(out, f)
 		}

@@ -30,9 +30,9 @@ func TestTemplatesAndDocketHaveNoErrors(t *testing.T) {
 		if len(files) < 9 {
 			t.Fatalf("%s: %d loop files", d, len(files))
 		}
-		for _, f := range Run(files) {
-			// Here examples decide by typed entries alone (ExampleVerdict's
-			// default): a deny the gate's own screens give (the secrets
+		for _, f := range Run(files, Options{}) {
+			// Here examples decide by typed entries alone (Options with no
+			// Examples): a deny the gate's own screens give (the secrets
 			// screen for `echo "$AWS_SECRET_ACCESS_KEY"`) reads as ask.
 			// testdata/script/lint_templates.txtar lints the same templates
 			// through the gate, where each deny holds.
@@ -65,7 +65,7 @@ func TestFindings(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, f := range Run(files) {
+	for _, f := range Run(files, Options{}) {
 		got = append(got, filepath.Base(f.File)+":"+itoa(f.Line)+" "+string(f.Severity)+" "+f.Check)
 	}
 	want := []string{
@@ -85,7 +85,7 @@ func TestFindings(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("findings:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
-	errs, warns := Count(Run(files))
+	errs, warns := Count(Run(files, Options{}))
 	if errs != 4 || warns != 8 {
 		t.Errorf("count = %d errors, %d warnings", errs, warns)
 	}

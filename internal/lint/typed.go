@@ -21,11 +21,19 @@ func init() {
 	Register(Check{Name: "examples", Doc: "an `examples:` call the warrant does not decide as stated", Run: examples})
 }
 
-// ExampleVerdict decides one example of a loop file; the CLI sets it to
-// the hook's own gate. The default decides with typed entries alone.
-var ExampleVerdict = func(f *File, e loops.Example) (loops.Verdict, string) {
+// ExampleVerdict decides one example of a loop file: the verdict and the
+// rule that gave it.
+type ExampleVerdict func(f *File, e loops.Example) (loops.Verdict, string)
+
+// example decides e with o.Examples, or, when the caller gave none, with
+// the typed entries alone (lint is a leaf: the gate's own screens, such as
+// self-protection, come only with the caller's decider).
+func (o Options) example(f *File, e loops.Example) (loops.Verdict, string) {
+	if o.Examples != nil {
+		return o.Examples(f, e)
+	}
 	root := repoRoot(f.Path)
-	d := typed.DecideExample(f.Loop, e, typed.Env{Root: root, Cwd: root, Home: os.Getenv("HOME")})
+	d := typed.DecideExample(f.Loop, e, typed.Env{Root: root, Cwd: root, Home: o.Home})
 	return d.Verdict, d.Rule
 }
 
@@ -72,7 +80,7 @@ func typedAllows(files []*File, fn func(f *File, list string, it loops.Item, t *
 	return out
 }
 
-func catchAlls(files []*File) []Finding {
+func catchAlls(files []*File, _ Options) []Finding {
 	return typedAllows(files, func(f *File, list string, it loops.Item, t *loops.Typed) []Finding {
 		why := t.CatchAll()
 		if why == "" {
@@ -86,7 +94,7 @@ func catchAlls(files []*File) []Finding {
 
 // readsThrough explains an entry the gate reads through rather than
 // refusing it as a catch-all (docs/typed-entries.md#make, #runners).
-func readsThrough(files []*File) []Finding {
+func readsThrough(files []*File, _ Options) []Finding {
 	return typedAllows(files, func(f *File, list string, it loops.Item, t *loops.Typed) []Finding {
 		why := t.ReadsThrough()
 		if why == "" {
@@ -100,7 +108,7 @@ func readsThrough(files []*File) []Finding {
 // they name runs code it cannot read, and such a call asks whatever the
 // warrant says (docs/typed-entries.md#entries-that-never-allow). A
 // catch-all is reported as one instead.
-func neverAllows(files []*File) []Finding {
+func neverAllows(files []*File, _ Options) []Finding {
 	return typedAllows(files, func(f *File, list string, it loops.Item, t *loops.Typed) []Finding {
 		if t.CatchAll() != "" {
 			return nil
@@ -119,7 +127,7 @@ func neverAllows(files []*File) []Finding {
 // names: an Edit outside change, and a Bash entry whose words reach a
 // wider kind than its list (docs/typed-entries.md#kinds) — the hook then
 // allows only the calls of the list's kind and asks for the rest.
-func misfiled(files []*File) []Finding {
+func misfiled(files []*File, _ Options) []Finding {
 	var out []Finding
 	for _, f := range files {
 		if f.Raw == nil {
@@ -195,7 +203,7 @@ func suggest(list, text string) string {
 	return "Bash(<command> *) or Edit(<folder>/**)"
 }
 
-func untypedAllow(files []*File) []Finding {
+func untypedAllow(files []*File, _ Options) []Finding {
 	var out []Finding
 	for _, f := range files {
 		if f.Raw == nil {
@@ -220,14 +228,14 @@ func untypedAllow(files []*File) []Finding {
 	return out
 }
 
-func examples(files []*File) []Finding {
+func examples(files []*File, o Options) []Finding {
 	var out []Finding
 	for _, f := range files {
 		if f.Raw == nil || f.Loop == nil {
 			continue
 		}
 		for _, e := range f.Raw.Examples {
-			got, rule := ExampleVerdict(f, e)
+			got, rule := o.example(f, e)
 			if got == e.Expect {
 				continue
 			}

@@ -50,7 +50,7 @@ examples:
 		t.Fatal(err)
 	}
 	got := map[string][]string{}
-	for _, f := range Run(files) {
+	for _, f := range Run(files, Options{}) {
 		got[f.Check] = append(got[f.Check], f.Msg)
 	}
 	// Every catch-all the issue names is refused, each as an error.
@@ -84,7 +84,7 @@ func TestUntypedAllowSuggests(t *testing.T) {
 	}
 	files, _ := Load([]string{dir})
 	var hints []string
-	for _, f := range Run(files) {
+	for _, f := range Run(files, Options{}) {
 		if f.Check == "untyped-allow" {
 			hints = append(hints, f.Hint)
 		}
@@ -157,5 +157,5 @@ func lintBody(t *testing.T, body string) []Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Run(files)
+	return Run(files, Options{})
 }

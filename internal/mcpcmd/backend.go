@@ -65,7 +65,7 @@ func mcpToolCheck(ctx context.Context, app *cli.App, p *project.Project, req mcp
 		return mcp.CheckResult{}, err
 	}
 	o := gate.Options{Loop: req.Loop, LoopSet: req.Loop != "", Strict: true, Dir: p.Dir, Via: req.Caller.Via, Credential: req.Caller.Credential}
-	env := gate.Env{Getenv: app.Getenv, Cwd: p.Root, Now: app.Now, Err: io.Discard, Allower: gate.TypedAllower}
+	env := cli.GateEnv(app, p.Root, io.Discard)
 	ctx, cancel := context.WithTimeout(ctx, cli.HookDeadline)
 	defer cancel()
 	env.Loops = req.Loops // the server's parse cache (docs/mcp.md#parse-cache)

@@ -13,7 +13,7 @@ import (
 // its placeholder in the help, so it must name the value
 // (docs/design.md#help-text).
 func TestFlagPlaceholdersAreValueNames(t *testing.T) {
-	root := cli.NewRootCmd(&cli.App{IO: &term.Streams{}, Getenv: func(string) string { return "" }}, Commands()...)
+	root := cli.NewServerRootCmd(&cli.App{IO: &term.Streams{}, Getenv: func(string) string { return "" }}, Commands()...)
 	for _, p := range testkit.FlagPlaceholderProblems(root) {
 		t.Error(p)
 	}

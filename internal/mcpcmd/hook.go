@@ -24,7 +24,8 @@ func claudeHook(app *cli.App, errw io.Writer) mcp.ClaudeHookFunc {
 	return func(_ context.Context, c mcp.Caller, q url.Values, body []byte, readErr error) []byte {
 		o, werr := hookWiring(q)
 		o.Via, o.Credential = cli.ViaHTTPHook, c.Credential
-		env := gate.Env{Getenv: app.Getenv, Cwd: app.Cwd, Now: app.Now, Err: errw, Allower: gate.TypedAllower, Loops: cache}
+		env := cli.GateEnv(app, app.Cwd, errw)
+		env.Loops = cache
 		return cli.AnswerClaudeHook(env, cli.ClaudeHookCall{Options: o, Event: cli.ClaudeHookEvent(body), Data: body, ReadErr: readErr,
 			WiringErr: werr, Fix: "fix the hook's url in .claude/settings.json (" + mcp.HookPath + "[?loop=L | ?default-loop=L][&strict=1]), or run `gitwarrant install --hook http` again"})
 	}
