@@ -399,3 +399,21 @@ func TestJournalTwoServersAndHookProcesses(t *testing.T) {
 		t.Errorf("verify: %s", f)
 	}
 }
+
+// BenchmarkJournalAppend is one server append: the lock, the ref and the
+// journal's size checked, the line written (docs/record.md#the-journal).
+func BenchmarkJournalAppend(b *testing.B) {
+	_, p := newRepo(b)
+	j := NewJournal(nil)
+	defer j.Close()
+	r, err := OpenUndrained(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := j.Append(r, note("bench")); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
