@@ -2,7 +2,7 @@ package gitx
 
 import (
 	"bufio"
-	"os"
+	"bytes"
 	"strings"
 )
 
@@ -14,16 +14,15 @@ import (
 // are case-insensitive, as in Git. Includes are not followed (go-git did
 // not follow them either).
 func ConfigValue(path, section, key string) string {
-	f, err := os.Open(path)
+	b, err := ReadFile(path)
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
 	var (
 		val   string
 		inSec bool
 	)
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())

@@ -2,10 +2,13 @@ package record
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 )
 
 // Local state under <common git dir>/gitwarrant/ (never committed):
@@ -31,14 +34,13 @@ func (r *Record) started(w string) bool {
 }
 
 func (r *Record) startedWriters() []string {
-	f, err := os.Open(r.statePath(startedFile))
+	b, err := gitx.ReadFile(r.statePath(startedFile))
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
 	var out []string
 	seen := map[string]bool{}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		if w := strings.TrimSpace(sc.Text()); w != "" && !seen[w] {
 			seen[w] = true
