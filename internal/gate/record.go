@@ -3,13 +3,16 @@ package gate
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
 	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/project"
@@ -165,10 +168,10 @@ func rememberPending(place Place, toolUseID, loop string) {
 		return
 	}
 	dir := pendingDir(place)
-	if os.MkdirAll(dir, 0o755) != nil {
-		return
+	path := filepath.Join(dir, name)
+	if err := fsx.WriteSmall(path, []byte(loop+"\n"), 0o644); errors.Is(err, fs.ErrNotExist) && os.MkdirAll(dir, 0o755) == nil {
+		_ = fsx.WriteSmall(path, []byte(loop+"\n"), 0o644)
 	}
-	_ = os.WriteFile(filepath.Join(dir, name), []byte(loop+"\n"), 0o644)
 }
 
 // Post handles a PostToolUse payload: it notes on the record that a
