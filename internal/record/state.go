@@ -17,6 +17,7 @@ import (
 //	locks/<w>.lock the writer's lock
 //	clone-id      the clone id and the git dir it was made in
 //	saved/        work-tree chains `record restore` moved aside
+//	journal/<w>.jsonl a server's entries not yet committed (drain.go)
 const startedFile = "started"
 
 func (r *Record) statePath(parts ...string) string {
