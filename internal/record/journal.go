@@ -50,7 +50,7 @@ type Journal struct {
 // commits: a burst of checks becomes one commit, whose CPU time (loose
 // objects, a ref move: about 2.5 ms) would otherwise compete with the
 // answers on a loaded machine. The journal is as durable meanwhile.
-const commitDelay = 50 * time.Millisecond
+const commitDelay = 200 * time.Millisecond
 
 // maxJournal bounds the bytes a journal may hold uncommitted: past it
 // (the ref cannot be written), appends fail and the checks ask.
