@@ -3,10 +3,13 @@
 # "Performance"): a warm `gitwarrant serve`, one kept-alive connection,
 # the PreToolUse payload of bench/hook.sh (a git push, routed over 50
 # loops) and an allowed `git status` pinned to a fix loop, each recorded
-# (an entry and its commit on refs/gitwarrant/<writer>) and not
-# (?no-record=1); `git rev-parse HEAD` is timed in the same run by the
-# same client (bench/httphook/main.go). Aims: recorded, p50 under 0.5 ms
-# and p99 under 2 ms.
+# (the entry's line in the server's journal before the answer, its commit
+# on refs/gitwarrant/<writer> in batches after: docs/record.md#the-journal)
+# and not (?no-record=1); `git rev-parse HEAD` is timed in the same run by
+# the same client (bench/httphook/main.go), and the load is printed. Aims:
+# recorded, p50 under 0.5 ms and p99 under 2 ms. At the end the server is
+# stopped and `record verify` and `record log` must show every recorded
+# post.
 #
 # Usage: bench/httphook.sh [posts]   (default 2000)
 set -eu
@@ -55,3 +58,11 @@ run "git status, loop fix, recorded" "$url?loop=fix" "$work/status.json"
 run "git status, loop fix, not recorded" "$url?loop=fix&no-record=1" "$work/status.json"
 run "git push, routed over 52 loops, recorded" "$url" "$work/push.json"
 run "git push, routed over 52 loops, not recorded" "$url?no-record=1" "$work/push.json"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
+kill "$pid" && wait "$pid" 2>/dev/null || true
+pid=
+"$gw" record verify >/dev/null
+entries=$("$gw" record log --json | wc -l)
+want=$((2 * (n + 50)))
+echo "record: verified, $entries entries (recorded posts, warm-up included: $want)"
+[ "$entries" -ge "$want" ]

@@ -2,15 +2,10 @@
 
 package chain
 
-import (
-	"errors"
-	"os"
-)
+import "errors"
 
-// lockFile is not implemented off unix: gitwarrant's append lock relies on
+// lockAt is not implemented off unix: gitwarrant's append lock relies on
 // flock(2). Refusing is safer than appending without mutual exclusion.
-func lockFile(f *os.File) error {
-	return errors.New("appending to the record needs flock(2), which this platform lacks; run gitwarrant on Linux, macOS or a BSD")
+func lockAt(path string) (func(), error) {
+	return nil, errors.New("appending to the record needs flock(2), which this platform lacks; run gitwarrant on Linux, macOS or a BSD")
 }
-
-func unlockFile(f *os.File) error { return nil }

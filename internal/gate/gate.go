@@ -15,6 +15,7 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/record"
 	"github.com/gitwarrant/gitwarrant/internal/vouch"
 )
 
@@ -37,6 +38,11 @@ type Env struct {
 	// parsecache.Open. Nil, or a nil Store, parses every time. It is used
 	// only when Loops is nil.
 	ParseStore func(commonDir string) loops.Store
+	// Journal records for a long-lived server: the answer waits for the
+	// entry's line in the writer's journal, not for its commit
+	// (docs/record.md#the-journal). Nil commits each entry to the ref
+	// before answering.
+	Journal *record.Journal
 	// Allower is the allow side of the decision; every surface passes
 	// TypedAllower. Nil allows nothing: a call no loop stops asks, so a
 	// surface that forgets it fails closed.
@@ -162,7 +168,7 @@ func decide(env Env, o Options, data []byte, readErr error) Answer {
 		a := Answer{Verdict: loops.Deny, Reason: hook.Reason("", "self-protection", humanOnlyPrefix+c.Denied), Rule: "self-protection: " + c.Denied}
 		if place.Project != nil && !o.NoRecord {
 			// Best effort: a deny stands even when it cannot be recorded.
-			_ = appendEntry(place.Project, entryFor(c, o, validLoopName(o.Loop), "self-protection: "+c.Denied, loops.Deny))
+			_ = appendEntry(env, place.Project, entryFor(c, o, validLoopName(o.Loop), "self-protection: "+c.Denied, loops.Deny))
 		}
 		return a
 	}

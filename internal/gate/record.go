@@ -3,13 +3,16 @@ package gate
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
 	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/project"
@@ -40,9 +43,15 @@ func Check(p *project.Project, req CheckRequest) (loops.Result, *chain.Entry, er
 // Record appends a decided check to the record (nothing when req.Record is
 // false).
 func Record(p *project.Project, req CheckRequest, res loops.Result) (*chain.Entry, error) {
+	return recordCheck(nil, p, req, res)
+}
+
+// recordCheck is Record through j when it is set (a server's journal).
+func recordCheck(j *record.Journal, p *project.Project, req CheckRequest, res loops.Result) (*chain.Entry, error) {
 	// Opened even when not recording: a repository gitwarrant refuses
-	// (gitx.ErrUnsupported) gets no verdict from any surface.
-	rec, err := record.Open(p)
+	// (gitx.ErrUnsupported) gets no verdict from any surface. The append
+	// commits the writer's journal itself, under the writer's lock.
+	rec, err := record.OpenUndrained(p)
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
@@ -56,7 +65,7 @@ func Record(p *project.Project, req CheckRequest, res loops.Result) (*chain.Entr
 	if rec.Repo() == nil {
 		blob = req.Loop.Digest
 	}
-	e, err := rec.Append(chain.Entry{
+	e, err := appendTo(j, rec, chain.Entry{
 		Loop: req.Loop.Name, Kind: chain.KindCheck, Action: string(req.Verb), Target: req.Target,
 		Verdict: string(res.Verdict), Rule: res.Rule, Via: req.Via, LoopBlob: blob,
 		Engine: loops.EngineVersion, Extra: req.Extra,
@@ -100,13 +109,21 @@ func entryFor(c *Call, o Options, loop, rule string, v loops.Verdict) chain.Entr
 	}
 }
 
-func appendEntry(p *project.Project, e chain.Entry) error {
-	rec, err := record.Open(p)
+func appendEntry(env Env, p *project.Project, e chain.Entry) error {
+	rec, err := record.OpenUndrained(p)
 	if err != nil {
 		return err
 	}
-	_, err = rec.Append(e)
+	_, err = appendTo(env.Journal, rec, e)
 	return err
+}
+
+// appendTo appends e to rec's record, through j when it is set.
+func appendTo(j *record.Journal, rec *record.Record, e chain.Entry) (chain.Entry, error) {
+	if j != nil {
+		return j.Append(rec, e)
+	}
+	return rec.Append(e)
 }
 
 // Approval evidence: the PreToolUse check leaves a small marker per
@@ -151,10 +168,10 @@ func rememberPending(place Place, toolUseID, loop string) {
 		return
 	}
 	dir := pendingDir(place)
-	if os.MkdirAll(dir, 0o755) != nil {
-		return
+	path := filepath.Join(dir, name)
+	if err := fsx.WriteSmall(path, []byte(loop+"\n"), 0o644); errors.Is(err, fs.ErrNotExist) && os.MkdirAll(dir, 0o755) == nil {
+		_ = fsx.WriteSmall(path, []byte(loop+"\n"), 0o644)
 	}
-	_ = os.WriteFile(filepath.Join(dir, name), []byte(loop+"\n"), 0o644)
 }
 
 // Post handles a PostToolUse payload: it notes on the record that a
@@ -191,7 +208,7 @@ func Post(env Env, o Options, data []byte, readErr error) error {
 	extra[hook.ExtraRan] = true
 	e := chain.Entry{Loop: validLoopName(loop), Kind: chain.KindNote, Via: "hook",
 		Note: fmt.Sprintf("ran: %s %s", verb, target), Extra: extra}
-	if err := appendEntry(place.Project, e); err != nil {
+	if err := appendEntry(env, place.Project, e); err != nil {
 		return fmt.Errorf("recording that %s ran: %w", pl.ToolUseID, err)
 	}
 	_ = os.Remove(marker)

@@ -76,7 +76,7 @@ func decideWarrant(env Env, o Options, place Place, c *Call) Answer {
 	c.loopVia = ViaStrict
 	a := Answer{Verdict: loops.Ask, Reason: hook.Reason("", "strict: no loop covers this call", "a person decides; add a loop (or a trigger) that covers it")}
 	if !o.NoRecord {
-		if err := appendEntry(p, entryFor(c, o, "", "strict: no loop covers this call", loops.Ask)); err != nil {
+		if err := appendEntry(env, p, entryFor(c, o, "", "strict: no loop covers this call", loops.Ask)); err != nil {
 			a.Reason += fmt.Sprintf(" (and the check could not be recorded: %v)", err)
 		}
 	}
@@ -95,10 +95,10 @@ func screenAll(env Env, o Options, place Place, c *Call, ls []*loops.Loop) (Answ
 			w := &loops.Warrant{}
 			w.SetList(list, l.Warrant.List(list))
 			if r, hit := loops.Screen(w.Natural(), c.Texts); hit {
-				return decided(o, place, c, l, r), true
+				return decided(env, o, place, c, l, r), true
 			}
 			if r, hit := typedStop(decideUnits(w.Typed(), u)); hit {
-				return decided(o, place, c, l, r), true
+				return decided(env, o, place, c, l, r), true
 			}
 		}
 	}
@@ -147,35 +147,35 @@ func viaWord(via string) string {
 // entry allows; anything else asks (unlisted means ask).
 func decideLoop(env Env, o Options, place Place, c *Call, l *loops.Loop) Answer {
 	if r, hit := loops.Screen(l.Warrant.Natural(), c.Texts); hit {
-		return decided(o, place, c, l, r)
+		return decided(env, o, place, c, l, r)
 	}
 	if r, hit := typedScreen(env.Loops.Typed(l), c, typedEnv(c, place, env)); hit { // typed.go
-		return decided(o, place, c, l, r)
+		return decided(env, o, place, c, l, r)
 	}
 	if c.Opaque && (c.callOpaque || !vouched(env, place, c, l)) {
 		why := c.Unreadable
 		if why == "" {
 			why = "part of the call is built at run time or is not a command the gate can read"
 		}
-		return decided(o, place, c, l, loops.Result{Verdict: loops.Ask, List: "default", Rule: "opaque: never allowed",
+		return decided(env, o, place, c, l, loops.Result{Verdict: loops.Ask, List: "default", Rule: "opaque: never allowed",
 			Reason: why + "; a call the gate cannot read is never allowed, so a person decides."})
 	}
 	if c.Secret != "" {
-		return decided(o, place, c, l, loops.Result{Verdict: loops.Ask, List: "default", Rule: "secrets: never allowed",
+		return decided(env, o, place, c, l, loops.Result{Verdict: loops.Ask, List: "default", Rule: "secrets: never allowed",
 			Reason: "the call touches " + c.Secret + ", a secret or key file; no entry allows that on its own, a person decides."})
 	}
 	if rule, ok := env.allow(l, c); ok {
-		return decided(o, place, c, l, loops.Result{Verdict: loops.Allow, List: string(c.Verb), Rule: rule,
+		return decided(env, o, place, c, l, loops.Result{Verdict: loops.Allow, List: string(c.Verb), Rule: rule,
 			Reason: "a typed entry of the warrant allows every action of this call."})
 	}
-	return decided(o, place, c, l, loops.Result{Verdict: loops.Ask, List: "default", Rule: "default: no typed entry allows this call",
+	return decided(env, o, place, c, l, loops.Result{Verdict: loops.Ask, List: "default", Rule: "default: no typed entry allows this call",
 		Reason: "only typed entries (Bash(…), Edit(…), …) allow a tool call; unlisted means ask."})
 }
 
 // decided appends the check (unless told not to) and turns it into an
 // answer. An allow survives only when it is recorded and its target was
 // read in full.
-func decided(o Options, place Place, c *Call, l *loops.Loop, res loops.Result) Answer {
+func decided(env Env, o Options, place Place, c *Call, l *loops.Loop, res loops.Result) Answer {
 	a := Answer{Verdict: res.Verdict, Reason: hook.Reason(l.Name, res.Rule, res.Reason), Loop: l.Name, Rule: res.Rule}
 	if l.Unsigned != "" { // docs/signing.md#only-a-signed-warrant-is-in-force
 		a.Reason += " (" + l.Unsigned + ")"
@@ -185,7 +185,7 @@ func decided(o Options, place Place, c *Call, l *loops.Loop, res loops.Result) A
 		a.Verdict = loops.Ask
 		a.Reason += " — but the call's arguments were too long to read in full, so a person decides"
 	}
-	entry, err := Record(place.Project, CheckRequest{Loop: l, Verb: c.Verb, Target: c.Target, Via: o.via(), Record: !o.NoRecord, Extra: extraFor(c, o)}, res)
+	entry, err := recordCheck(env.Journal, place.Project, CheckRequest{Loop: l, Verb: c.Verb, Target: c.Target, Via: o.via(), Record: !o.NoRecord, Extra: extraFor(c, o)}, res)
 	if err != nil {
 		if a.Verdict == loops.Allow {
 			a.Verdict = loops.Ask

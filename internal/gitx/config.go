@@ -2,7 +2,7 @@ package gitx
 
 import (
 	"bufio"
-	"os"
+	"bytes"
 	"strings"
 )
 
@@ -14,16 +14,19 @@ import (
 // are case-insensitive, as in Git. Includes are not followed (go-git did
 // not follow them either).
 func ConfigValue(path, section, key string) string {
-	f, err := os.Open(path)
+	return ConfigValues(path, section, key)[0]
+}
+
+// ConfigValues is ConfigValue for several keys of one section, reading
+// the file once: the value of each key, in order.
+func ConfigValues(path, section string, keys ...string) []string {
+	vals := make([]string, len(keys))
+	b, err := ReadFile(path)
 	if err != nil {
-		return ""
+		return vals
 	}
-	defer f.Close()
-	var (
-		val   string
-		inSec bool
-	)
-	sc := bufio.NewScanner(f)
+	inSec := false
+	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
@@ -39,16 +42,18 @@ func ConfigValue(path, section, key string) string {
 			continue
 		}
 		k, v, hasEq := strings.Cut(line, "=")
-		if !strings.EqualFold(strings.TrimSpace(k), key) {
-			continue
+		for i, key := range keys {
+			if !strings.EqualFold(strings.TrimSpace(k), key) {
+				continue
+			}
+			if !hasEq {
+				vals[i] = "true" // a bare key is boolean true
+				continue
+			}
+			vals[i] = configUnquote(strings.TrimSpace(v))
 		}
-		if !hasEq {
-			val = "true" // a bare key is boolean true
-			continue
-		}
-		val = configUnquote(strings.TrimSpace(v))
 	}
-	return val
+	return vals
 }
 
 // configUnquote strips comments and quotes and resolves escapes in a

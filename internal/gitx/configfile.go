@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,12 +24,11 @@ func ConfigEntries(files ...string) map[string][]string {
 			return
 		}
 		seen[path] = true
-		f, err := os.Open(path)
+		b, err := ReadFile(path)
 		if err != nil {
 			return
 		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
+		sc := bufio.NewScanner(bytes.NewReader(b))
 		sc.Buffer(make([]byte, 0, 4096), 1<<20)
 		section := ""
 		for sc.Scan() {

@@ -37,10 +37,11 @@ func (e *FormatError) Is(target error) bool { return target == ErrUnsupported }
 // an unreadable config is left to Git to complain about.
 func checkFormat(commonDir string) error {
 	path := filepath.Join(commonDir, "config")
-	if v := ConfigValue(path, "extensions", "objectFormat"); v != "" && !strings.EqualFold(v, "sha1") {
+	vs := ConfigValues(path, "extensions", "objectFormat", "refStorage")
+	if v := vs[0]; v != "" && !strings.EqualFold(v, "sha1") {
 		return &FormatError{Config: path, Key: "extensions.objectFormat", Value: v}
 	}
-	if v := ConfigValue(path, "extensions", "refStorage"); v != "" && !strings.EqualFold(v, "files") {
+	if v := vs[1]; v != "" && !strings.EqualFold(v, "files") {
 		return &FormatError{Config: path, Key: "extensions.refStorage", Value: v}
 	}
 	return nil

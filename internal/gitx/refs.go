@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -20,7 +21,7 @@ var ErrRefChanged = errors.New("ref changed concurrently")
 // ReadRef returns the commit a ref points at, or the zero hash when the
 // ref does not exist. Loose refs win over packed-refs, as in Git.
 func (r *Repo) ReadRef(name string) (plumbing.Hash, error) {
-	b, err := os.ReadFile(r.refPath(name))
+	b, err := ReadFile(r.refPath(name))
 	if err == nil {
 		s := strings.TrimSpace(string(b))
 		if !plumbing.IsHash(s) {
@@ -41,17 +42,16 @@ func (r *Repo) refPath(name string) string {
 }
 
 func (r *Repo) packedRef(name string) (plumbing.Hash, error) {
-	f, err := os.Open(filepath.Join(r.CommonDir, "packed-refs"))
+	b, err := ReadFile(filepath.Join(r.CommonDir, "packed-refs"))
 	if errors.Is(err, os.ErrNotExist) {
 		return plumbing.ZeroHash, nil
 	}
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	defer f.Close()
 	// a small first buffer and no string per line: every command resolves
 	// a ref or two, and a fresh 64 KB buffer is 16 page faults
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
 		line := sc.Bytes()

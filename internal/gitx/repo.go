@@ -95,7 +95,7 @@ func Locate(dir string) (*Repo, error) {
 
 // readGitFile resolves a `.git` file ("gitdir: <path>").
 func readGitFile(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadFile(path)
 	if err != nil {
 		return "", err
 	}
@@ -113,7 +113,7 @@ func readGitFile(path string) (string, error) {
 
 // commonDir follows <gitdir>/commondir, which linked worktrees carry.
 func commonDir(gitDir string) string {
-	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	b, err := ReadFile(filepath.Join(gitDir, "commondir"))
 	if err != nil {
 		return gitDir
 	}
@@ -178,7 +178,7 @@ type Head struct {
 // ReadHead reads <gitdir>/HEAD directly (no process). An unborn branch
 // (a repository with no commits yet) still names its branch.
 func (r *Repo) ReadHead() (Head, error) {
-	b, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
+	b, err := ReadFile(filepath.Join(r.GitDir, "HEAD"))
 	if err != nil {
 		return Head{}, fmt.Errorf("reading HEAD: %w — is %s a git repository?", err, r.GitDir)
 	}
@@ -211,7 +211,7 @@ func (r *Repo) Operation() string {
 // HeadCommit is the commit HEAD names, read in process ("" when unborn or
 // unreadable).
 func (r *Repo) HeadCommit() string {
-	b, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
+	b, err := ReadFile(filepath.Join(r.GitDir, "HEAD"))
 	if err != nil {
 		return ""
 	}

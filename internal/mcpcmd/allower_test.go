@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gitwarrant/gitwarrant/internal/mcp"
+	"github.com/gitwarrant/gitwarrant/internal/record"
 )
 
 // TestServerSurfacesAllowATypedAllowedCall: the MCP tool check and the
@@ -29,7 +30,7 @@ func TestServerSurfacesAllowATypedAllowedCall(t *testing.T) {
 	if res.Verdict != "allow" || !strings.Contains(res.Rule, "Bash(git status *)") {
 		t.Errorf("MCP check_action for git status: %s (%s), want allow by Bash(git status *)", res.Verdict, res.Rule)
 	}
-	hook := claudeHook(app, &bytes.Buffer{})
+	hook := claudeHook(app, &bytes.Buffer{}, record.NewJournal(nil))
 	q := url.Values{"loop": {"fix"}, "no-record": {"1"}}
 	got := string(hook(context.Background(), mcp.Caller{Credential: "test"}, q, bashPayload(dir, "git status"), nil))
 	if !strings.Contains(got, `"permissionDecision":"allow"`) || !strings.Contains(got, "Bash(git status *)") {

@@ -11,21 +11,24 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/gate"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/mcp"
+	"github.com/gitwarrant/gitwarrant/internal/record"
 )
 
 // claudeHook is POST /hooks/claude: the same decision as `gitwarrant hook
 // claude` (cli.AnswerClaudeHook), with the hook's wiring in the URL's
 // query instead of flags and its event read from the payload, recorded
-// with via "hook-http" and the hook key's label. The server's parse cache
+// with via "hook-http" and the hook key's label, through the server's
+// journal j. The server's parse cache
 // saves the parse of unchanged loop bytes, never the read
 // (docs/mcp.md#parse-cache).
-func claudeHook(app *cli.App, errw io.Writer) mcp.ClaudeHookFunc {
+func claudeHook(app *cli.App, errw io.Writer, j *record.Journal) mcp.ClaudeHookFunc {
 	cache := loops.NewCache()
 	return func(_ context.Context, c mcp.Caller, q url.Values, body []byte, readErr error) []byte {
 		o, werr := hookWiring(q)
 		o.Via, o.Credential = cli.ViaHTTPHook, c.Credential
 		env := cli.GateEnv(app, app.Cwd, errw)
 		env.Loops = cache
+		env.Journal = j
 		return cli.AnswerClaudeHook(env, cli.ClaudeHookCall{Options: o, Event: cli.ClaudeHookEvent(body), Data: body, ReadErr: readErr,
 			WiringErr: werr, Fix: "fix the hook's url in .claude/settings.json (" + mcp.HookPath + "[?loop=L | ?default-loop=L][&strict=1]), or run `gitwarrant install --hook http` again"})
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/cli"
 	"github.com/gitwarrant/gitwarrant/internal/mcp"
+	"github.com/gitwarrant/gitwarrant/internal/record"
 	"github.com/gitwarrant/gitwarrant/internal/term"
 )
 
@@ -54,7 +55,7 @@ func bashPayload(dir, command string) []byte {
 // (docs/hook-protocol.md#the-http-hook).
 func TestHookSeesLoopEditsAtOnce(t *testing.T) {
 	app, dir := hookRepo(t)
-	hook := claudeHook(app, &bytes.Buffer{})
+	hook := claudeHook(app, &bytes.Buffer{}, record.NewJournal(nil))
 	q := url.Values{"loop": {"fix"}, "no-record": {"1"}}
 	decide := func() string {
 		return string(hook(context.Background(), mcp.Caller{Credential: "test"}, q, bashPayload(dir, "git status"), nil))
@@ -93,7 +94,7 @@ func TestHookSeesLoopEditsAtOnce(t *testing.T) {
 // transport: a pinned, allowed git status, recorded and not.
 func BenchmarkClaudeHook(b *testing.B) {
 	app, dir := hookRepo(b)
-	hook := claudeHook(app, &bytes.Buffer{})
+	hook := claudeHook(app, &bytes.Buffer{}, record.NewJournal(nil))
 	body := bashPayload(dir, "git status")
 	for _, rec := range []bool{false, true} {
 		name := map[bool]string{false: "no-record", true: "recorded"}[rec]

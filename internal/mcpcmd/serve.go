@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/mcp"
+	"github.com/gitwarrant/gitwarrant/internal/record"
 	"github.com/spf13/cobra"
 )
 
@@ -106,7 +107,17 @@ func runServe(ctx context.Context, app *cli.App, o serveOptions) error {
 		defer lock.Close()
 		defer removeServeState(stateDir)
 	}
-	h, err := mcp.NewHandler(mcpService(app), mcp.HTTPOptions{Keys: keys, Limits: lim, Now: app.Now, Version: cli.Version, ClaudeHook: claudeHook(app, app.IO.Err)})
+	// The http hook records through a journal: its answer waits for the
+	// entry's line, not its commit (docs/record.md#the-journal). What is
+	// left is committed before the process exits.
+	journal := record.NewJournal(app.IO.Err)
+	journal.Now = app.Now
+	defer func() {
+		if err := journal.Close(); err != nil {
+			fmt.Fprintf(app.IO.Err, "gitwarrant: %v (the next command that reads the record commits it)\n", err)
+		}
+	}()
+	h, err := mcp.NewHandler(mcpService(app), mcp.HTTPOptions{Keys: keys, Limits: lim, Now: app.Now, Version: cli.Version, ClaudeHook: claudeHook(app, app.IO.Err, journal)})
 	if err != nil {
 		return cli.Usagef("see `gitwarrant serve --help`", "%v", err)
 	}

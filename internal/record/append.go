@@ -133,7 +133,7 @@ func (r *Record) appendBatch(w string, batch []*appendReq) {
 		})
 	}
 	defer answer()
-	unlock, err := chain.Lock(r.lockPath(w))
+	unlock, err := r.lockWriter(w)
 	if err != nil {
 		for _, req := range batch {
 			req.err = err
@@ -208,25 +208,27 @@ func (r *Record) chainName(w string) string {
 // its last chunk), runs prepare (a signature over its own position) when
 // set, and returns its line, newline included.
 func (r *Record) seal(e chain.Entry, cr *gitx.ChainRef, seg []byte, prepare func(chain.Entry) (chain.Entry, error), now func() time.Time) ([]byte, chain.Entry, error) {
-	e.Seq, e.Prev = 1, chain.Genesis
-	if cr.Lines > 0 {
-		body := bytes.TrimSuffix(seg, []byte("\n"))
-		last, _, err := chain.ParseEntry(body[bytes.LastIndexByte(body, '\n')+1:])
-		if err != nil || last.Hash == "" || last.Seq != cr.Lines {
-			return nil, e, fmt.Errorf("the last entry of %s cannot be read (%v) — run `gitwarrant record verify`", cr.Name, err)
-		}
-		e.Seq, e.Prev = last.Seq+1, last.Hash
+	seq, prev, err := lastOf(cr, seg)
+	if err != nil {
+		return nil, e, err
 	}
+	return sealAfter(e, seq, prev, prepare, now)
+}
+
+// sealAfter fills e's chain fields after entry seq (hash prev), runs
+// prepare when set, and returns its line, newline included.
+func sealAfter(e chain.Entry, seq int64, prev string, prepare func(chain.Entry) (chain.Entry, error), now func() time.Time) ([]byte, chain.Entry, error) {
+	e.Seq, e.Prev = seq+1, prev
 	if e.TS == "" {
 		e.TS = now().UTC().Format(chain.TSLayout)
 	}
 	if prepare != nil {
-		seq, prev, ts := e.Seq, e.Prev, e.TS
+		ts := e.TS
 		var err error
 		if e, err = prepare(e); err != nil {
 			return nil, e, err
 		}
-		if e.Seq != seq || e.Prev != prev || e.TS != ts {
+		if e.Seq != seq+1 || e.Prev != prev || e.TS != ts {
 			return nil, e, fmt.Errorf("preparing the entry changed its chain position")
 		}
 	}

@@ -28,7 +28,10 @@ const (
 )
 
 // maybePack runs after a successful append of writer w's entry, under w's
-// lock. A failure is reported, never returned: the entry is recorded.
+// lock — or, for a server's journal, after it, so that answers do not
+// wait for `git pack-objects`: pack then checks, under the pack lock, that
+// no one packed meanwhile. A failure is reported, never returned: the
+// entry is recorded.
 func (r *Record) maybePack(w string, cr *gitx.ChainRef) {
 	path := r.statePath("packed", w)
 	last, lastLines := readPacked(path)
@@ -46,7 +49,7 @@ func (r *Record) maybePack(w string, cr *gitx.ChainRef) {
 			}
 		}
 	}
-	if err := r.pack(w, path, tip, since, cr.Lines); err != nil {
+	if err := r.pack(w, path, tip, since, last, cr.Lines); err != nil {
 		// try again PackEvery events later, from the same point
 		writePacked(path, last, cr.Lines)
 		if r.Warn != nil {
@@ -62,12 +65,15 @@ func writePacked(path, commit string, lines int64) error {
 	return writeFileAtomic(path, []byte(fmt.Sprintf("%s %d\n", commit, lines)))
 }
 
-func (r *Record) pack(w, path, tip, since string, lines int64) error {
+func (r *Record) pack(w, path, tip, since, last string, lines int64) error {
 	unlock, err := chain.Lock(r.statePath("locks", "pack.lock"))
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	if cur, _ := readPacked(path); cur != last {
+		return nil // packed meanwhile: a server packs without the writer's lock (Journal)
+	}
 	name, err := r.repo.PackRange(tip, since)
 	if err != nil {
 		return err

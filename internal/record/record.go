@@ -30,8 +30,22 @@ type Record struct {
 }
 
 // Open finds whether the project lives in a Git work tree. It reads a few
-// small files and starts no process.
+// small files and starts no process. In a repository it first commits
+// every writer's non-empty journal (docs/record.md#the-journal), so what
+// it reads holds every entry a server has answered.
 func Open(p *project.Project) (*Record, error) {
+	r, err := OpenUndrained(p)
+	if err == nil && r.repo != nil {
+		r.drainAll()
+	}
+	return r, err
+}
+
+// OpenUndrained is Open without committing the journals first: for the
+// gate, whose appends commit the writer's journal under its lock anyway
+// (lockWriter), for a server's own Journal, and for vouching, which reads
+// signed entries only — a journal holds hook checks, never an amend.
+func OpenUndrained(p *project.Project) (*Record, error) {
 	r := &Record{p: p, Now: time.Now, Warn: os.Stderr}
 	repo, err := gitx.Discover(p.Dir)
 	switch {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gitwarrant/gitwarrant/internal/chain"
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
 )
 
@@ -67,7 +66,7 @@ func (r *Record) Restore(w string) (Restored, error) {
 	if r.repo == nil {
 		return done, errors.New("outside Git the chain file is the record: there is no ref to restore it from")
 	}
-	unlock, err := chain.Lock(r.lockPath(w))
+	unlock, err := r.lockWriter(w)
 	if err != nil {
 		return done, err
 	}

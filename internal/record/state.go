@@ -2,10 +2,13 @@ package record
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 )
 
 // Local state under <common git dir>/gitwarrant/ (never committed):
@@ -14,6 +17,7 @@ import (
 //	locks/<w>.lock the writer's lock
 //	clone-id      the clone id and the git dir it was made in
 //	saved/        work-tree chains `record restore` moved aside
+//	journal/<w>.jsonl a server's entries not yet committed (drain.go)
 const startedFile = "started"
 
 func (r *Record) statePath(parts ...string) string {
@@ -31,14 +35,13 @@ func (r *Record) started(w string) bool {
 }
 
 func (r *Record) startedWriters() []string {
-	f, err := os.Open(r.statePath(startedFile))
+	b, err := gitx.ReadFile(r.statePath(startedFile))
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
 	var out []string
 	seen := map[string]bool{}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		if w := strings.TrimSpace(sc.Text()); w != "" && !seen[w] {
 			seen[w] = true

@@ -85,7 +85,7 @@ func (r *Record) PreCommit() ([]string, error) {
 	}
 	changed := len(fresh) > 0
 	if w != "" && len(problems) == 0 {
-		unlock, err := chain.Lock(r.lockPath(w))
+		unlock, err := r.lockWriter(w)
 		if err != nil {
 			return nil, err
 		}

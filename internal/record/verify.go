@@ -73,6 +73,7 @@ func (r *Record) Verify() (*Verification, error) {
 	}
 	fs, _ := r.statusFindings(st, cur)
 	v.Findings = append(v.Findings, fs...)
+	v.Findings = append(v.Findings, r.journalFindings()...)
 	return v, nil
 }
 

@@ -2,14 +2,17 @@ package record
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/gitwarrant/gitwarrant/internal/fsx"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
 )
 
 // Writers (docs/design.md#the-record "One chain per writer"). A writer is one line of
@@ -161,7 +164,7 @@ func (r *Record) ensureID(path, gitDir string) (string, error) {
 // readID returns the id and the git dir it was made in ("" for the old
 // one-field format); both empty when there is none.
 func readID(path string) (id, made string, err error) {
-	b, err := os.ReadFile(path)
+	b, err := gitx.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", "", nil
 	}
@@ -244,17 +247,16 @@ func (r *Record) writersPath() string {
 // knownWriters lists this work tree's remembered writers, first line for
 // a branch winning (racing first appends may both add the same line).
 func (r *Record) knownWriters() ([]branchWriter, error) {
-	f, err := os.Open(r.writersPath())
+	b, err := gitx.ReadFile(r.writersPath())
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, stateErr(r.writersPath(), err)
 	}
-	defer f.Close()
 	var out []branchWriter
 	seen := map[string]bool{}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		b, w, ok := strings.Cut(sc.Text(), "\t")
 		if ok && w != "" && !seen[b] {
