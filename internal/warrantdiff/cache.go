@@ -3,7 +3,6 @@ package warrantdiff
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/hex"
 	"slices"
 
 	"github.com/gitwarrant/gitwarrant/internal/loops"
@@ -78,9 +77,15 @@ func decodeParents(tree plumbing.Hash, enc []byte) map[string]string {
 	return out
 }
 
+// isHex reports whether b is lower-case hexadecimal, as blob ids are
+// written.
 func isHex(b []byte) bool {
-	_, err := hex.DecodeString(string(b))
-	return err == nil && bytes.Equal(bytes.ToLower(b), b)
+	for _, c := range b {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // loadParents fills s.parents from the entry of s's loops tree, for the
