@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
@@ -14,20 +15,25 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// memStore is a loops.Store in memory, counting what is asked of it.
+// memStore is a loops.Store in memory, counting what is written to it;
+// safe for the diff's parallel workers.
 type memStore struct {
-	m          map[string][]byte
-	gets, puts int
+	mu   sync.Mutex
+	m    map[string][]byte
+	puts int
 }
 
 func newMemStore() *memStore { return &memStore{m: map[string][]byte{}} }
 
 func (s *memStore) key(path string, sum [32]byte) string { return fmt.Sprintf("%s\x00%x", path, sum) }
 func (s *memStore) Get(path string, sum [32]byte) []byte {
-	s.gets++
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return s.m[s.key(path, sum)]
 }
 func (s *memStore) Put(path string, sum [32]byte, enc []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.puts++
 	s.m[s.key(path, sum)] = append([]byte(nil), enc...)
 }
