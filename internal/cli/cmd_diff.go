@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/parsecache"
 	"github.com/gitwarrant/gitwarrant/internal/warrantdiff"
 	"github.com/spf13/cobra"
 )
@@ -63,7 +65,14 @@ func runDiff(app *App, format string, args []string) error {
 	if len(args) > 1 {
 		headRev = args[1]
 	}
-	res, err := warrantdiff.Run(repo, projRel, p.Dir, baseRev, headRev)
+	// parses and parents kept under the git dir, as the hook keeps parses
+	// (docs/signing.md#cost); none in a repository gitwarrant refuses to
+	// write into (docs/design.md#repositories-gitwarrant-refuses)
+	var store loops.Store
+	if repo.CheckFormat() == nil {
+		store = parsecache.Open(repo.CommonDir)
+	}
+	res, err := warrantdiff.Run(repo, projRel, p.Dir, baseRev, headRev, store)
 	if err != nil {
 		return Failf("%v", err)
 	}

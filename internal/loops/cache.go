@@ -128,18 +128,27 @@ func (c *Cache) parse(path string, data []byte) (*Loop, error) {
 // successful parse is kept: a file that does not parse is parsed again
 // each time, so its error is always the parser's own.
 func (c *Cache) parseStored(path string, data []byte) (*Loop, error) {
-	if c.disk == nil {
+	return ParseStored(c.disk, path, data)
+}
+
+// ParseStored is Parse(path, data), read from s when it holds the parse
+// of these very bytes at this path and written to it when it does not
+// (a nil s parses every time). Only a successful parse is kept: a file
+// that does not parse is parsed again each time, so its error is always
+// the parser's own. The loop returned may be shared: do not modify it.
+func ParseStored(s Store, path string, data []byte) (*Loop, error) {
+	if s == nil {
 		return Parse(path, data)
 	}
 	sum := ParseSum(data)
-	if enc := c.disk.Get(path, sum); enc != nil {
+	if enc := s.Get(path, sum); enc != nil {
 		if l, err := decodeParsed(path, data, sum, enc); err == nil {
 			return l, nil
 		}
 	}
 	l, err := Parse(path, data)
 	if err == nil {
-		c.disk.Put(path, sum, EncodeParsed(l, sum))
+		s.Put(path, sum, EncodeParsed(l, sum))
 	}
 	return l, err
 }

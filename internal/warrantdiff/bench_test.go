@@ -18,7 +18,7 @@ func benchRun(b *testing.B) *Result {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := Run(repo, ".gitwarrant", "", "base", "head")
+	r, err := Run(repo, ".gitwarrant", "", "base", "head", nil)
 	if err != nil {
 		b.Fatal(err)
 	}

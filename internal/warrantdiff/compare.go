@@ -83,6 +83,8 @@ func Compare(base, head *Snapshot) []Change {
 		return append(out, compareSigners(base.Signers, head.Signers)...)
 	}
 	prefetchParents(base, head)
+	defer base.keepParents()
+	defer head.keepParents()
 	for _, n := range sorted {
 		switch {
 		case head.Has(n) && (!base.Has(n) || base.blobs[n] != head.blobs[n]) && head.Loop(n) == nil:

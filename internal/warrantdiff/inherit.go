@@ -141,27 +141,34 @@ func prefetchParents(base, head *Snapshot) {
 		loop     *loops.Loop
 		perr     error
 	}
+	// a changed file, or one of a loop new in head: Compare parses it (a
+	// deleted loop's is not read further)
+	parse := func(j *job) bool {
+		oid, ok := j.other.blobs[j.name]
+		return ok && oid != j.id || !ok && j.s == head
+	}
+	// the parents kept for either revision's loops tree (cache.go): a
+	// file whose parent is known is read only when it is parsed
+	base.loadParents()
+	head.loadParents()
 	var jobs []*job
 	seen := map[string]bool{}
 	for _, pair := range [][2]*Snapshot{{head, base}, {base, head}} {
 		s, other := pair[0], pair[1]
 		for _, n := range slices.Sorted(maps.Keys(s.blobs)) {
 			id := s.blobs[n]
-			if _, ok := s.parents[id]; ok || seen[id] {
+			j := &job{s: s, other: other, name: n, id: id}
+			if _, ok := s.parents[id]; ok && !parse(j) || seen[id] {
 				continue
 			}
 			seen[id] = true
-			jobs = append(jobs, &job{s: s, other: other, name: n, id: id})
+			jobs = append(jobs, j)
 		}
 	}
 	// The files to parse go first, each taken by whichever worker is free:
 	// the new amends are read and verified meanwhile (Run), and a worker
 	// that waits for that goroutine's CPU must not hold a fixed share of
 	// the files.
-	parse := func(j *job) bool {
-		oid, ok := j.other.blobs[j.name]
-		return ok && oid != j.id || !ok && j.s == head
-	}
 	slices.SortStableFunc(jobs, func(a, b *job) int {
 		pa, pb := parse(a), parse(b)
 		switch {
@@ -182,10 +189,8 @@ func prefetchParents(base, head *Snapshot) {
 		if j.err != nil {
 			return
 		}
-		// a changed file, or one of a loop new in head: Compare parses it
-		// (a deleted loop's is not read further)
 		if parse(j) {
-			j.loop, j.perr = loops.Parse(j.s.loopPath(j.name), j.b)
+			j.loop, j.perr = loops.ParseStored(j.s.store, j.s.loopPath(j.name), j.b)
 		}
 		if j.loop != nil {
 			j.p = j.loop.Extends.Text

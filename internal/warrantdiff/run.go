@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
+	"github.com/gitwarrant/gitwarrant/internal/loops"
 )
 
 // Result is a whole warrant diff: the two snapshots, every change with
@@ -18,8 +19,9 @@ type Result struct {
 // projDir when headRev is "" — reading revisions from Git objects and
 // verifying each new amend against base's allowed_signers: the one call
 // the diff command and the CI gate make. projRel is the project directory
-// relative to the work tree.
-func Run(repo *gitx.Repo, projRel, projDir, baseRev, headRev string) (*Result, error) {
+// relative to the work tree. store keeps parses and parents across
+// processes (cache.go); nil keeps none.
+func Run(repo *gitx.Repo, projRel, projDir, baseRev, headRev string, store loops.Store) (*Result, error) {
 	base, err := FromRev(repo, projRel, baseRev)
 	if err != nil {
 		return nil, err
@@ -33,6 +35,7 @@ func Run(repo *gitx.Repo, projRel, projDir, baseRev, headRev string) (*Result, e
 	if err != nil {
 		return nil, err
 	}
+	base.store, head.store = store, store
 	signers, err := ParseSigners(base)
 	if err != nil {
 		return nil, fmt.Errorf("the base's allowed_signers cannot be read, so no amend can be verified: %w", err)

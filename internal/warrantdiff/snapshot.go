@@ -52,6 +52,12 @@ type Snapshot struct {
 	folders     map[string][]seg
 	folderTrees map[string]plumbing.Hash
 	commit      plumbing.Hash // zero for the work tree
+	// loopsTree is the loops folder's tree id at a revision (zero in the
+	// work tree), and store the parses and parents kept across processes
+	// (cache.go; nil: none).
+	loopsTree   plumbing.Hash
+	store       loops.Store
+	parentsKept bool // the store held the parent of every loop file
 }
 
 // FromRev reads the snapshot at rev from Git objects; projRel is the
@@ -87,6 +93,11 @@ func FromRev(repo *gitx.Repo, projRel, rev string) (*Snapshot, error) {
 	for name, id := range ls {
 		if n, ok := strings.CutSuffix(name, loops.FileSuffix); ok && !strings.HasPrefix(name, ".#") {
 			s.blobs[n] = id
+		}
+	}
+	if len(ls) > 0 {
+		if s.loopsTree, err = repo.TreeAt(c, path.Join(projRel, "loops")); err != nil {
+			return nil, err
 		}
 	}
 	rec, err := repo.TreeAt(c, path.Join(projRel, "record"))
@@ -227,7 +238,7 @@ func (s *Snapshot) parse(name string) (*loops.Loop, error) {
 	if err != nil {
 		return nil, err
 	}
-	return loops.Parse(s.loopPath(name), b)
+	return loops.ParseStored(s.store, s.loopPath(name), b)
 }
 
 // loopPath names loop name's file in messages.
