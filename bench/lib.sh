@@ -115,6 +115,8 @@ interleave_aims() {
         printf "aim: %-10s / %-10s = %.2f× wall, %.2f× CPU (limit %s) %s\n", a[1], a[2], r, rc, a[3], (r <= a[3] ? "MET" : "MISSED")
       }
     }' "$json"
+}
+
 # routed_repo <dir>: a committed Git repository at <dir> holding 50 chore
 # loops and ship-feature, so a `git push` routes over every loop; the shell
 # is left in <dir>. bench/hook.sh and bench/agents.sh decide in it.
