@@ -798,8 +798,8 @@ func (a *analysis) sameBinary(name string) bool {
 }
 
 func fileHash(p string) string {
-	f, err := os.Open(p)
-	if err != nil {
+	f, _, ok := openRegular(p)
+	if !ok {
 		return p
 	}
 	defer f.Close()
@@ -936,8 +936,8 @@ func (a *analysis) goRun(cl *shell.Clause, argv []string) {
 // program, whose doings the gate does not read (as scriptRun treats a
 // small one). A file that cannot be opened is not known to be one.
 func compiled(p string) bool {
-	f, err := os.Open(p)
-	if err != nil {
+	f, _, ok := openRegular(p)
+	if !ok {
 		return false
 	}
 	defer f.Close()
