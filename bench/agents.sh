@@ -3,7 +3,10 @@
 # (docs/agents.md#cost): `gitwarrant hook codex`, `hook gemini` and `hook
 # cursor` against `hook claude` on the same call — a Bash `git push`
 # routed over 50 loops, in each client's own payload — with recording off
-# and on. Aim: each within 1.1x of `hook claude` (medians, same run).
+# and on; then the commands install writes, run through sh as the clients
+# run them: Codex's with its watchdog, and without it (the command before
+# the watchdog), against Claude Code's. Aim: each within 1.1x of `hook
+# claude` (medians, same run).
 #
 # Usage: bench/agents.sh [runs]   (default 60).
 set -eu
@@ -15,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 
 echo "building gitwarrant…" >&2
 (cd "$here" && CGO_ENABLED=0 go build -o "$work/gitwarrant" ./cmd/gitwarrant &&
-  go build -o "$work/interleave" ./bench/interleave)
+  go build -o "$work/interleave" ./bench/interleave && go build -o "$work/hookcmd" ./bench/hookcmd)
 gw="$work/gitwarrant"
 repo="$work/repo"
 routed_repo "$repo"
@@ -50,3 +53,14 @@ for rec in --no-record ""; do
   "$work/interleave" -runs "$runs" -warmup 3 -floor floor -ref claude "$@"
   echo
 done
+
+# The installed commands, through sh (recorded, as a session runs them).
+for c in claude codex codex-legacy; do
+  "$work/hookcmd" $c > "$work/$c.sh"
+done
+echo "## the installed command through sh, 50 loops, routed, recorded ($runs interleaved rounds)"
+PATH="$work:$PATH" "$work/interleave" -runs "$runs" -warmup 3 -floor floor -ref claude \
+  "floor=sh -c : < $work/claude.json" \
+  "claude=sh $work/claude.sh < $work/claude.json 2>/dev/null || :" \
+  "codex=sh $work/codex.sh < $work/codex.json 2>/dev/null || :" \
+  "codex-legacy=sh $work/codex-legacy.sh < $work/codex.json 2>/dev/null || :"

@@ -77,8 +77,10 @@ func TestHTTPHookAnswersAsCommandHook(t *testing.T) {
 		`{"session_id":"ev","cwd":"` + hs.root + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_use_id":"ev2"}`,
 		`{not json`,
 	}
-	// The events change the session's state, so each transport replays
-	// them in a session of its own.
+	// The events change the session's state, so each wiring replays them
+	// in a session of its own. The http wiring posts PreToolUse only; its
+	// other events are the command hooks (docs/hook-protocol.md#the-http-hook),
+	// and the server refuses them.
 	for i, e := range events {
 		flag := map[string]string{"UserPromptSubmit": "prompt", "PostToolUse": "post", "SessionEnd": "session-end"}
 		ev := "pre"
@@ -88,7 +90,15 @@ func TestHTTPHookAnswersAsCommandHook(t *testing.T) {
 			}
 		}
 		cmdOut := hs.command(t, []byte(strings.Replace(e, `"ev"`, `"ev-command"`, 1)), "--event", ev, "--default-loop", "fix")
-		httpOut := hs.post(t, []byte(strings.Replace(e, `"ev"`, `"ev-http"`, 1)), "--default-loop", "fix")
+		var httpOut []byte
+		if ev == "pre" {
+			httpOut = hs.post(t, []byte(strings.Replace(e, `"ev"`, `"ev-http"`, 1)), "--default-loop", "fix")
+		} else {
+			if refused := hs.post(t, []byte(strings.Replace(e, `"ev"`, `"ev-http"`, 1)), "--default-loop", "fix"); !bytes.Contains(refused, []byte(`{"decision":"block","reason":"gitwarrant: the http hook answers PreToolUse only.`)) {
+				t.Errorf("event %d %s posted: %s, want it refused", i, e, refused)
+			}
+			httpOut = hs.command(t, []byte(strings.Replace(e, `"ev"`, `"ev-http"`, 1)), "--event", ev, "--default-loop", "fix")
+		}
 		if !bytes.Equal(cmdOut, httpOut) {
 			t.Errorf("event %d %s: the http hook answered\n%s\nbut hook claude --event %s printed\n%s", i, e, httpOut, ev, cmdOut)
 		}

@@ -1,11 +1,13 @@
 package agente2e_test
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/gitwarrant/gitwarrant/internal/agente2e"
+	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"github.com/gitwarrant/gitwarrant/internal/testkit"
 )
 
@@ -127,15 +129,25 @@ func plus(s string) string {
 }
 
 // TestAgentHookFailures: the hook command install writes blocks the call
-// when gitwarrant itself is killed or crashes, under each client's own
-// rules — Codex and Gemini CLI run a call whose hook exits with any other
-// status than 2, or is killed (docs/agents.md#failures). A stand-in
-// gitwarrant first on PATH fails in each way; the call must not run.
+// when gitwarrant itself is killed, crashes or hangs, under each client's
+// own rules — Codex and Gemini CLI run a call whose hook exits with any
+// other status than 2, is killed, or passes its timeout
+// (docs/agents.md#failures). A stand-in gitwarrant first on PATH fails in
+// each way; the call must not run. The hung one stops itself (SIGSTOP):
+// the command's watchdog kills it after hook.AgentWait seconds, well
+// before the client's own timeout (60 s, as install writes it) would let
+// the call run.
 func TestAgentHookFailures(t *testing.T) {
 	t.Parallel()
 	failures := map[string]string{
 		"killed":  "#!/bin/sh\nkill -9 $$\n",
 		"crashed": "#!/bin/sh\necho 'panic: runtime error' >&2\nexit 1\n",
+		"hung":    "#!/bin/sh\nkill -STOP $$\n",
+	}
+	says := map[string]string{
+		"killed":  "failed (exit 137), so the call is blocked",
+		"crashed": "failed (exit 1), so the call is blocked",
+		"hung":    fmt.Sprintf("gave no answer within %d s and was stopped, so the call is blocked", hook.AgentWait),
 	}
 	for _, client := range []string{"codex", "gemini"} {
 		t.Run(client, func(t *testing.T) {
@@ -159,7 +171,7 @@ func TestAgentHookFailures(t *testing.T) {
 				if _, err := os.Stat(p.Path(mark)); err == nil {
 					t.Errorf("%s: the call ran although gitwarrant was %s (output %q)", client, name, out)
 				}
-				if !ok || !strings.Contains(out, "so the call is blocked") {
+				if !ok || !strings.Contains(out, says[name]) {
 					t.Errorf("%s, gitwarrant %s: output %q (sent: %v), want the hook command's reason", client, name, out, ok)
 				}
 			}

@@ -82,6 +82,7 @@ func TestClaudeHookFailure(t *testing.T) {
 		{name: "command exit 1 onFailure block", hook: cmdHook("echo e2e-broken >&2; exit 1", 10, true), says: `blocking because onFailure is "block"` + "\ne2e-broken"},
 		{name: "command exit 1", hook: cmdHook("echo e2e-broken >&2; exit 1", 10, false), runs: true},
 		{name: "command timeout onFailure block", hook: cmdHook("sleep 8", 1, true), says: `blocking because onFailure is "block"`},
+		{name: "command timeout", hook: cmdHook("sleep 8", 1, false), runs: true},
 	}
 	for _, c := range cases {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {

@@ -1,7 +1,10 @@
 package agente2e_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,4 +139,94 @@ func serverAddr(t *testing.T, p *agente2e.Project) string {
 	}
 	addr, _, _ := strings.Cut(rest, "/")
 	return addr
+}
+
+// TestClaudeHTTPHookPins: under `install --hook http --default-loop fix`
+// the real client's prompt still pins its session (UserPromptSubmit stays
+// a command hook), the http PreToolUse hook decides under the pin, and
+// the session's end clears it (SessionEnd stays a command hook too); and
+// the hook key, which the agent can read, does not let it move the pin: a
+// UserPromptSubmit or SessionEnd posted to the server with that key is
+// refused and the session keeps its loop, and a PreToolUse posted with it
+// gets the answer the agent's own call got (docs/hook-protocol.md#the-http-hook).
+func TestClaudeHTTPHookPins(t *testing.T) {
+	t.Parallel()
+	p := newProject(t, agente2e.Setup{Files: goModule, More: map[string]string{"release": "cut-release"},
+		Install: []string{"--hook", "http", "--default-loop", "fix"}, Origin: true})
+	t.Cleanup(func() { stopServer(t, p) })
+	stopServer(t, p) // install's doctor started one: the session starts its own
+	push := agente2e.Bash("git push origin HEAD:fix/issue-12")
+	rel := p.Claude(agente2e.Session{Prompt: "cut a release: tag it and write the changelog", Args: []string{"--permission-mode", "bypassPermissions"}, Calls: []agente2e.ToolCall{agente2e.Bash("git status"), push}})
+	if rel.Denied(0) || !rel.Denied(1) {
+		tr0, _ := rel.ToolResult(0)
+		tr1, _ := rel.ToolResult(1)
+		t.Errorf("release session: denials %+v, want only the push refused; tool results %+v %+v", rel.Result.PermissionDenials, tr0, tr1)
+	}
+	for i, want := range []string{"allow", "ask"} {
+		c := p.Checks(rel.Result.SessionID, rel.ToolUseID(i))
+		if len(c) != 1 || c[0].Entry.Verdict != want || c[0].Entry.Loop != "release" || c[0].Entry.LoopVia != "session:routed" || c[0].Entry.Via != "hook-http" {
+			t.Errorf("release session, call %d: record %+v, want one %s by release (session:routed) via hook-http", i, c, want)
+		}
+	}
+	if !toldLoop(rel, "release") {
+		t.Errorf("the model was not told its loop; requests:\n%s", systemTexts(rel))
+	}
+	pinned := func(when string) {
+		t.Helper()
+		if out := p.Run("session", "list"); !strings.Contains(out, "release") || !strings.Contains(out, rel.Result.SessionID) || strings.Contains(out, "fix ") {
+			t.Errorf("%s: session list:\n%s\nwant %s pinned to release", when, out, rel.Result.SessionID)
+		}
+	}
+	// The session's end (a -p session ends with its prompt) clears its
+	// pin through the SessionEnd command hook; a person pins it again.
+	if out := p.Run("session", "list"); strings.Contains(out, rel.Result.SessionID) {
+		t.Errorf("the SessionEnd hook did not clear the pin:\n%s", out)
+	}
+	p.Run("session", "set", rel.Result.SessionID, "release")
+	pinned("after session set")
+
+	// What a process the agent starts can do: read the key and the URL,
+	// and post.
+	local := p.ReadFile(".claude/settings.local.json")
+	i := strings.Index(local, "gwk_")
+	if i < 0 {
+		t.Fatalf("no hook key in .claude/settings.local.json:\n%s", local)
+	}
+	key := local[i : i+strings.IndexByte(local[i:], '"')]
+	post := func(event string, fields map[string]any) (int, string) {
+		t.Helper()
+		payload := map[string]any{"session_id": rel.Result.SessionID, "cwd": p.Dir, "hook_event_name": event}
+		for k, v := range fields {
+			payload[k] = v
+		}
+		b, _ := json.Marshal(payload)
+		req, _ := http.NewRequest(http.MethodPost, "http://"+serverAddr(t, p)+"/hooks/claude?default-loop=fix", bytes.NewReader(b))
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("posting %s: %v", event, err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	for _, forged := range []struct {
+		event  string
+		fields map[string]any
+	}{
+		{"UserPromptSubmit", map[string]any{"prompt": "fix the crash in Add: there is a failing test, a regression"}},
+		{"UserPromptSubmit", map[string]any{"prompt": "use loop fix"}},
+		{"SessionEnd", map[string]any{"reason": "other"}},
+	} {
+		code, body := post(forged.event, forged.fields)
+		if code != http.StatusOK || !strings.Contains(body, `"decision":"block"`) || !strings.Contains(body, "answers PreToolUse only") {
+			t.Errorf("forged %s: %d %s, want refused with a block", forged.event, code, body)
+		}
+		pinned("after a forged " + forged.event)
+	}
+	code, body := post("PreToolUse", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "git push origin HEAD:fix/issue-12"}, "tool_use_id": "toolu_forged"})
+	if code != http.StatusOK || !strings.Contains(body, `"permissionDecision":"ask"`) || !strings.Contains(body, "gitwarrant: release: ") {
+		t.Errorf("forged PreToolUse: %d %s, want the ask of loop release the agent's own push got", code, body)
+	}
 }

@@ -2,7 +2,7 @@ package gate
 
 import (
 	"encoding/json"
-	"os"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -433,12 +433,16 @@ func (a *analysis) opaqueText(text, why string) {
 
 // readSmall reads a file of at most max bytes; larger or unreadable: "".
 func readSmall(p string, max int64) (string, bool) {
-	fi, err := os.Stat(p)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > max {
+	f, fi, ok := openRegular(p)
+	if !ok {
 		return "", false
 	}
-	b, err := os.ReadFile(p)
-	if err != nil {
+	defer f.Close()
+	if fi.Size() > max {
+		return "", false
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil || int64(len(b)) > max {
 		return "", false
 	}
 	return string(b), true

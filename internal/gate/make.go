@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"io"
 	"os"
 
 	"github.com/gitwarrant/gitwarrant/internal/gitx"
@@ -561,10 +562,14 @@ func asCommitted(root, abs string) bool {
 	if err != nil {
 		return false
 	}
-	fi, err := os.Lstat(abs)
-	if err != nil || !fi.Mode().IsRegular() {
+	if fi, err := os.Lstat(abs); err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
-	data, err := os.ReadFile(abs)
+	f, _, ok := openRegular(abs)
+	if !ok {
+		return false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
 	return err == nil && entries[name] == gitx.BlobID(data).String()
 }

@@ -150,6 +150,7 @@ func (a *analysis) clause(cl *shell.Clause, st *shellState, depth int) {
 	}
 	a.xargsFed(cl)
 	a.runsProgram(argv)
+	a.pythonModule(argv)
 	a.unknownWriter(cl, argv, fx)
 	w0 := cl.Argv[0]
 	name := path.Base(strings.ReplaceAll(w0.Text, `\`, "/"))
@@ -679,6 +680,53 @@ func (a *analysis) runsProgram(argv []string) {
 	}
 }
 
+// pythonModule makes `python -m M` unreadable when the working directory
+// holds a module or package M: python puts that directory first on its
+// path, so it runs the agent's ./M.py rather than the installed tool an
+// entry like `Bash(pytest *)` allows through `Bash(python -m *)`
+// (docs/typed-entries.md#runners).
+func (a *analysis) pythonModule(argv []string) {
+	if len(argv) < 2 || !pythonName(path.Base(argv[0])) {
+		return
+	}
+	mod := ""
+	for i := 1; i < len(argv) && mod == ""; i++ {
+		t := argv[i]
+		switch {
+		case t == "-m" && i+1 < len(argv):
+			mod = argv[i+1]
+		case strings.HasPrefix(t, "-m") && len(t) > 2:
+			mod = t[2:]
+		case t == "-c" || t == "-" || !strings.HasPrefix(t, "-"):
+			return // a program or a script runs, not a module
+		}
+	}
+	top, _, _ := strings.Cut(mod, ".")
+	if top == "" {
+		return
+	}
+	dir := Resolve(".", a.cwd, a.place.Home)
+	for _, p := range []string{top + ".py", top + ".pyc", filepath.Join(top, "__init__.py"), filepath.Join(top, "__main__.py")} {
+		if _, err := os.Lstat(filepath.Join(dir, p)); err == nil {
+			a.c.unreadable("python -m " + mod + " runs " + p + " from the working directory, not the installed " + top)
+			return
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, top+".*.so")); len(m) > 0 {
+		a.c.unreadable("python -m " + mod + " runs " + filepath.Base(m[0]) + " from the working directory, not the installed " + top)
+	}
+}
+
+// pythonName reports a Python interpreter's name: python, python3,
+// python3.12.
+func pythonName(n string) bool {
+	n = strings.ToLower(n)
+	if !strings.HasPrefix(n, "python") {
+		return false
+	}
+	return strings.Trim(n[len("python"):], "0123456789.") == ""
+}
+
 // xargsReaders only read the paths xargs gives them.
 var xargsReaders = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"echo": true, "printf": true, "cat": true, "head": true, "tail": true, "wc": true,
@@ -798,8 +846,8 @@ func (a *analysis) sameBinary(name string) bool {
 }
 
 func fileHash(p string) string {
-	f, err := os.Open(p)
-	if err != nil {
+	f, _, ok := openRegular(p)
+	if !ok {
 		return p
 	}
 	defer f.Close()
@@ -936,8 +984,8 @@ func (a *analysis) goRun(cl *shell.Clause, argv []string) {
 // program, whose doings the gate does not read (as scriptRun treats a
 // small one). A file that cannot be opened is not known to be one.
 func compiled(p string) bool {
-	f, err := os.Open(p)
-	if err != nil {
+	f, _, ok := openRegular(p)
+	if !ok {
 		return false
 	}
 	defer f.Close()

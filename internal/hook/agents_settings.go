@@ -1,29 +1,91 @@
 package hook
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
+
+// AgentWait is how long, in seconds, the commands install writes for a
+// client's hooks wait for `gitwarrant hook <client>` before they kill it
+// (and block the call, for a tool-call hook). It lies above the hook's own deadline (the
+// decision answers ask after 10 s) and well below the timeout install
+// writes into the client's file (60 s), because Codex and Gemini CLI run a
+// call whose hook timed out (docs/agents.md#failures).
+const AgentWait = 20
 
 // AgentPre is the shell command install writes for client's tool-call
 // hook. Codex, Gemini CLI and Cursor take a failure of a hook — any exit
-// status but 2 (0 with an answer), a crash, a kill — as "go ahead", so the
-// command turns every status of `gitwarrant hook <client>` but 0 and 2
-// into exit 2 with a reason on stderr: a killed or crashed gitwarrant
-// blocks the call (docs/agents.md#failures). A missing gitwarrant blocks
-// under a pinned wiring and stays out of the way otherwise, as the Claude
-// Code hook does.
+// status but 2 (0 with an answer), a crash, a kill, a timeout — as "go
+// ahead", so the command turns every status of `gitwarrant hook <client>`
+// but 0 and 2 into exit 2 with a reason on stderr, and kills a gitwarrant
+// that has not answered within AgentWait seconds (hung, stopped, stuck on
+// a lock) and blocks then too: a killed, crashed or hung gitwarrant blocks
+// the call (docs/agents.md#failures). A missing gitwarrant blocks under a
+// pinned wiring and stays out of the way otherwise, as the Claude Code hook
+// does.
+//
+// The watchdog is POSIX sh (macOS has no timeout(1)): gitwarrant runs in
+// the background with the hook's stdin given explicitly (an asynchronous
+// command's stdin is /dev/null otherwise); a subshell sleeps AgentWait
+// seconds and then kills it with SIGKILL — which a stopped process cannot
+// hold off — and exits 3 (also when the shell's TERM comes between the
+// kill and the exit); once gitwarrant is done, the shell ends the
+// subshell, whose trap ends its sleep, so nothing outlives the hook. The
+// sleep's output goes nowhere, so no pipe the client reads stays open.
+// A sleep that fails (not on PATH) arms no watchdog rather than killing
+// every gitwarrant at once.
+// dash makes an asynchronous command's stdin /dev/null before its own
+// redirections, so the hook's stdin goes through fd 3. zsh's wait returns
+// when the process stops (status 128 + SIGSTOP, SIGTSTP, SIGTTIN or
+// SIGTTOU): the stopped gitwarrant is killed then, as it would still hold
+// the client's pipes.
 func (w Wiring) AgentPre(client string) string {
 	// --event pre: the event is the wiring's, not the payload's, so a
 	// client that renames its event still gets its calls decided.
 	cmd := "gitwarrant hook " + client + " --event pre" + w.args()
-	missing := "command -v gitwarrant >/dev/null 2>&1 || exit 0; "
+	missing := w.agentMissing()
+	return missing + watched(cmd) +
+		`[ $s -eq 0 ] || [ $s -eq 2 ] || { if [ $t -eq 3 ]; then echo "gitwarrant hook ` + client + ` gave no answer within ` + strconv.Itoa(AgentWait) + ` s and was stopped, so the call is blocked: run it by hand to see why" >&2; else echo "gitwarrant hook ` + client + ` failed (exit $s), so the call is blocked: run it by hand to see why" >&2; fi; exit 2; }; exit $s`
+}
+
+// agentMissing is what a tool-call hook does when gitwarrant is not on
+// PATH: block under a pinned wiring, stay out of the way otherwise.
+func (w Wiring) agentMissing() string {
 	if w.Pinned() {
-		missing = "command -v gitwarrant >/dev/null 2>&1 || { echo 'gitwarrant is not installed, and this repository pins a gitwarrant gate, so the call is blocked: install it with `" + InstallHint + "` and make sure it is on PATH' >&2; exit 2; }; "
+		return "command -v gitwarrant >/dev/null 2>&1 || { echo 'gitwarrant is not installed, and this repository pins a gitwarrant gate, so the call is blocked: install it with `" + InstallHint + "` and make sure it is on PATH' >&2; exit 2; }; "
 	}
-	return missing + cmd + `; s=$?; [ $s -eq 0 ] || [ $s -eq 2 ] || { echo "gitwarrant hook ` + client + ` failed (exit $s), so the call is blocked: run it by hand to see why" >&2; exit 2; }; exit $s`
+	return "command -v gitwarrant >/dev/null 2>&1 || exit 0; "
+}
+
+// watched runs cmd under the watchdog and leaves its exit status in $s,
+// and in $t 3 when the watchdog killed it.
+func watched(cmd string) string {
+	return "exec 3<&0; " + cmd + " <&3 3<&- & p=$!; exec 3<&-; " +
+		"(f=0; trap 'kill $w 2>/dev/null; exit $f' TERM; sleep " + strconv.Itoa(AgentWait) + " </dev/null >/dev/null 2>&1 & w=$!; wait $w || exit 0; f=3; kill -9 $p 2>/dev/null; exit 3) & d=$!; " +
+		"wait $p 2>/dev/null; s=$?; case $s in 14[7-9]|150) kill -9 $p 2>/dev/null;; esac; kill $d 2>/dev/null; wait $d 2>/dev/null; t=$?; "
+}
+
+// LegacyAgentPre is the command install wrote for client's tool-call hook
+// before it had a watchdog: install and uninstall still take it for their
+// own, so a second install brings it up to date and uninstall removes it.
+func (w Wiring) LegacyAgentPre(client string) string {
+	missing := w.agentMissing()
+	return missing + "gitwarrant hook " + client + " --event pre" + w.args() + `; s=$?; [ $s -eq 0 ] || [ $s -eq 2 ] || { echo "gitwarrant hook ` + client + ` failed (exit $s), so the call is blocked: run it by hand to see why" >&2; exit 2; }; exit $s`
 }
 
 // AgentPrompt is the shell command for client's prompt hook, which pins
-// the session to a loop. It never blocks the prompt.
+// the session to a loop. It never blocks the prompt, and it runs under the
+// same watchdog as AgentPre: a hung gitwarrant would otherwise hold the
+// client — Gemini CLI 0.61 kills only the hook's shell at its timeout and
+// then waits for the pipes the stopped gitwarrant still holds, for ever
+// (observed in TestAgentHookFailures).
 func (w Wiring) AgentPrompt(client string) string {
+	return "command -v gitwarrant >/dev/null 2>&1 || exit 0; " + watched("gitwarrant hook "+client+" --event prompt"+w.args()) + "exit 0"
+}
+
+// legacyAgentPrompt is the prompt command install wrote before the
+// watchdog (see LegacyAgentPre).
+func (w Wiring) legacyAgentPrompt(client string) string {
 	return "command -v gitwarrant >/dev/null 2>&1 || exit 0; gitwarrant hook " + client + " --event prompt" + w.args() + " || exit 0"
 }
 
@@ -47,8 +109,14 @@ func ParseAgentWiring(cmd string) (client string, w Wiring, event string, ok boo
 	var want string
 	switch event {
 	case "pre":
+		if cmd == w.LegacyAgentPre(client) {
+			return client, w, event, true
+		}
 		want = w.AgentPre(client)
 	case "prompt":
+		if cmd == w.legacyAgentPrompt(client) {
+			return client, w, event, true
+		}
 		want = w.AgentPrompt(client)
 	}
 	return client, w, event, want == cmd

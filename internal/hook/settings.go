@@ -108,7 +108,7 @@ func ParseWiring(cmd string) (w Wiring, event string, ok bool) {
 }
 
 // parseWiringArgs reads the flags after prefix in cmd, up to the first
-// `||`, `;` or `#`.
+// `||`, `;`, `#` or redirection (`<&0 &` in the watchdog of AgentPre).
 func parseWiringArgs(cmd, prefix string) (w Wiring, event string, ok bool) {
 	_, args, found := strings.Cut(cmd, prefix)
 	if !found {
@@ -117,6 +117,7 @@ func parseWiringArgs(cmd, prefix string) (w Wiring, event string, ok bool) {
 	args, _, _ = strings.Cut(args, "||")
 	args, _, _ = strings.Cut(args, ";")
 	args, _, _ = strings.Cut(args, "#")
+	args, _, _ = strings.Cut(args, "<")
 	fields := strings.Fields(args)
 	event = "pre"
 	for i := 0; i < len(fields); i++ {

@@ -69,14 +69,10 @@ type cursorHook struct {
 	FailClosed bool   `json:"failClosed,omitempty"`
 }
 
-// agentItem is the entry install writes for client's event under w, its
-// command ending in marker.
-func agentItem(client string, ev agentEvent, w hook.Wiring, marker string) any {
-	cmd := w.AgentPrompt(client)
-	if ev.pre {
-		cmd = w.AgentPre(client)
-	}
-	cmd += marker
+// agentItem is the entry install writes for client's event running base
+// (agentCommand), its command ending in marker.
+func agentItem(client string, ev agentEvent, base, marker string) any {
+	cmd := base + marker
 	switch client {
 	case hook.ClientGemini:
 		g := hookGroup{Hooks: []hookCmd{{Type: "command", Command: cmd, Timeout: geminiTimeout}}}
@@ -125,11 +121,13 @@ func ourAgentItem(client string, ev agentEvent) func([]byte) (created, bool) {
 		if !ok {
 			return created{}, false
 		}
-		cl, w, event, ok := hook.ParseAgentWiring(base)
+		cl, _, event, ok := hook.ParseAgentWiring(base)
 		if !ok || cl != client || (event == "pre") != ev.pre {
 			return created{}, false
 		}
-		return c, sameJSON(raw, agentItem(client, ev, w, c.marker()))
+		// base is install's command for its wiring, or the one install
+		// wrote before the watchdog (hook.Wiring.LegacyAgentPre).
+		return c, sameJSON(raw, agentItem(client, ev, base, c.marker()))
 	}
 }
 
@@ -185,7 +183,7 @@ func (p *Plan) planAgentFile(client string, a *AgentHooks) error {
 		var out []byte
 		switch {
 		case item == nil:
-			if out, err = addUnderHooks(d, ev.name, file, func(c created) any { return agentItem(client, ev, a.Wiring, c.marker()) }); err != nil {
+			if out, err = addUnderHooks(d, ev.name, file, func(c created) any { return agentItem(client, ev, agentCommand(client, ev, a.Wiring), c.marker()) }); err != nil {
 				return err
 			}
 			file = created{} // the file is created once
@@ -200,7 +198,7 @@ func (p *Plan) planAgentFile(client string, a *AgentHooks) error {
 			if !ours {
 				p.Notices = append(p.Notices, fmt.Sprintf("replaced your own gitwarrant hook in %s (%s) with install's", rel, ev.name))
 			}
-			out, _ = d.replaceValue(item, agentItem(client, ev, a.Wiring, c.marker()))
+			out, _ = d.replaceValue(item, agentItem(client, ev, agentCommand(client, ev, a.Wiring), c.marker()))
 		}
 		if d, err = parseJSONDoc(rel, out); err != nil {
 			return fmt.Errorf("internal error editing %s: %v — please report it; nothing was written", rel, err)

@@ -64,7 +64,10 @@ func diagnoseAgents(env DoctorEnv) []Check {
 func probeAgent(env DoctorEnv, client, rel, command string) Check {
 	c := Check{Name: agentNames[client] + " hook", Gate: true}
 	base, _, _ := parseMarker(command)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	// Longer than the command's own watchdog, so a hung gitwarrant shows
+	// as the watchdog's block.
+	wait := time.Duration(hook.AgentWait+10) * time.Second
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", base)
 	cmd.Dir = env.Root
@@ -82,7 +85,11 @@ func probeAgent(env DoctorEnv, client, rel, command string) Check {
 	reason := strings.TrimSpace(stderr.String())
 	switch {
 	case ctx.Err() != nil:
-		c.Status, c.Detail, c.Fix = Fail, rel+": the hook gave no answer within 20 s", "run `gitwarrant hook "+client+"` by hand to see why"
+		c.Status, c.Detail, c.Fix = Fail, fmt.Sprintf("%s: the hook gave no answer within %v", rel, wait), "run `gitwarrant hook "+client+"` by hand to see why"
+	case code == 2 && strings.Contains(reason, "so the call is blocked: run it by hand"):
+		// The command's own block for a gitwarrant that crashed, was
+		// killed or hung: every call is blocked, none decided.
+		c.Status, c.Detail, c.Fix = Fail, rel+": "+firstLine(reason), "run `gitwarrant hook "+client+"` by hand to see why"
 	case code == 2 && strings.Contains(reason, "gitwarrant"):
 		c.Status, c.Detail = Live, fmt.Sprintf("%s: %s (blocks a probe it cannot check: exit 2)", rel, agentSummary(base))
 	default:

@@ -34,9 +34,11 @@ func NewHTTPHookCommands(w hook.Wiring, addr, key string, explicit bool) *HookCo
 	return h
 }
 
-// httpHook is one http hook entry. Every one blocks on failure — nothing
-// answers when the server is down — but PostToolUse, whose tool already
-// ran, and the session events, which have nothing to block.
+// httpHook is one http hook entry. Install writes one, for PreToolUse,
+// which blocks on failure — nothing answers when the server is down; an
+// entry without onFailure is what earlier installs wrote for PostToolUse,
+// UserPromptSubmit and SessionEnd, recognised so that install replaces it
+// and uninstall removes it.
 func (h HTTPHook) httpHook(block bool) hookCmd {
 	c := hookCmd{Type: "http", URL: h.Wiring.URL(h.Addr), Timeout: hook.SettingsTimeout,
 		Headers: map[string]string{"Authorization": hook.AuthHeader}, AllowedEnvVars: []string{hook.KeyEnv}}
@@ -46,14 +48,25 @@ func (h HTTPHook) httpHook(block bool) hookCmd {
 	return c
 }
 
+// groups are the http wiring's hooks: PreToolUse posts to the server;
+// PostToolUse, UserPromptSubmit and SessionEnd stay the command hooks of
+// the command wiring, because the agent can read the hook key and post
+// to the server itself — and a forged prompt would move its session's pin
+// to another loop, a forged SessionEnd drop it, a forged PostToolUse
+// claim that an asked call ran. The server refuses those events
+// (docs/hook-protocol.md#the-http-hook); a PreToolUse post buys the agent
+// only the answer its own call would get.
 func (h HTTPHook) groups() []eventGroup {
 	one := func(c hookCmd) []hookCmd { return []hookCmd{c} }
+	cmd := func(c string) []hookCmd {
+		return one(hookCmd{Type: "command", Command: c, Timeout: hook.SettingsTimeout})
+	}
 	return []eventGroup{
 		{"PreToolUse", hookGroup{Matcher: hook.Matcher, Hooks: one(h.httpHook(true))}},
-		{"PostToolUse", hookGroup{Matcher: hook.Matcher, Hooks: one(h.httpHook(false))}},
-		{hook.EventUserPromptSubmit, hookGroup{Hooks: one(h.httpHook(false))}},
-		{hook.EventSessionEnd, hookGroup{Hooks: one(h.httpHook(false))}},
-		{eventSessionStart, hookGroup{Hooks: one(hookCmd{Type: "command", Command: hook.StartCommand(h.Addr), Timeout: hook.SettingsTimeout})}},
+		{"PostToolUse", hookGroup{Matcher: hook.Matcher, Hooks: cmd(hook.PostSettingsCommand())}},
+		{hook.EventUserPromptSubmit, hookGroup{Hooks: cmd(h.Wiring.Prompt())}},
+		{hook.EventSessionEnd, hookGroup{Hooks: cmd(hook.SessionEndCommand())}},
+		{eventSessionStart, hookGroup{Hooks: cmd(hook.StartCommand(h.Addr))}},
 	}
 }
 

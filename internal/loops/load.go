@@ -54,13 +54,13 @@ func readChecked(path string, info fs.FileInfo) ([]byte, error) {
 	if err := checkInfo(path, info); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|openNoWait, 0)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
 	defer f.Close()
-	// The file could be swapped for a link between Lstat and Open; the open
-	// handle must be the very file that was checked.
+	// The file could be swapped for a link or a FIFO between Lstat and
+	// Open; the open handle must be the very file that was checked.
 	opened, err := f.Stat()
 	if err != nil {
 		return nil, fileError(path, err)

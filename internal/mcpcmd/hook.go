@@ -21,9 +21,23 @@ import (
 // journal j. The server's parse cache
 // saves the parse of unchanged loop bytes, never the read
 // (docs/mcp.md#parse-cache).
+//
+// Only PreToolUse is answered. The agent can read the hook key (it is in
+// .claude/settings.local.json and in the environment of every command it
+// runs), so any event the server takes, the agent can forge: a
+// UserPromptSubmit would move its session's pin to a wider loop, a
+// SessionEnd would drop the pin, a PostToolUse would claim that an asked
+// call ran. install --hook http wires those events as command hooks; here
+// they are refused, with a block a real client shows (a UserPromptSubmit
+// so answered is not sent to the model) and a line in the server's log.
+// A forged PreToolUse gets what the agent's own call would get.
 func claudeHook(app *cli.App, errw io.Writer, j *record.Journal) mcp.ClaudeHookFunc {
 	cache := loops.NewCache()
 	return func(_ context.Context, c mcp.Caller, q url.Values, body []byte, readErr error) []byte {
+		if ev := cli.ClaudeHookEvent(body); ev != "pre" {
+			fmt.Fprintf(errw, "gitwarrant serve: refused a %s hook event posted with key %q: the http hook takes PreToolUse only\n", ev, c.Credential)
+			return []byte(refusedHookEvent)
+		}
 		o, werr := hookWiring(q)
 		o.Via, o.Credential = cli.ViaHTTPHook, c.Credential
 		env := cli.GateEnv(app, app.Cwd, errw)
@@ -33,6 +47,11 @@ func claudeHook(app *cli.App, errw io.Writer, j *record.Journal) mcp.ClaudeHookF
 			WiringErr: werr, Fix: "fix the hook's url in .claude/settings.json (" + mcp.HookPath + "[?loop=L | ?default-loop=L][&strict=1]), or run `gitwarrant install --hook http` again"})
 	}
 }
+
+// refusedHookEvent is the answer to any hook event but PreToolUse posted
+// to the server: Claude Code blocks a prompt so answered, and shows the
+// reason.
+const refusedHookEvent = `{"decision":"block","reason":"gitwarrant: the http hook answers PreToolUse only. UserPromptSubmit, PostToolUse and SessionEnd must be command hooks, since the agent can read the hook key and could post them itself (docs/hook-protocol.md#the-http-hook): run ` + "`gitwarrant install --hook http`" + ` again to wire them so."}`
 
 // hookWiring reads the hook's wiring from the URL's query: loop,
 // default-loop, strict and no-record, each at most once, as the flags of
