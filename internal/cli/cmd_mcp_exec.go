@@ -86,8 +86,12 @@ func findMCPBinary(app *App) (string, error) {
 		Hint: "install it beside gitwarrant: `go install github.com/gitwarrant/gitwarrant/cmd/...` (or `go build -o <dir> ./cmd/...` in a checkout)"}
 }
 
+// errNoReplace: this process could not become gitwarrant-mcp.
+var errNoReplace = errors.New("the process cannot be replaced here")
+
 // runMCPBinary runs gitwarrant-mcp <name> args with this process's stdio
-// and environment, passes on SIGINT and SIGTERM, and exits as it exits.
+// and environment: where it can, by becoming it (replaceWithMCP), else as
+// a child whose SIGINT and SIGTERM it passes on and whose exit it takes.
 func runMCPBinary(app *App, name string, args []string) error {
 	bin, err := findMCPBinary(app)
 	if err != nil {
@@ -97,7 +101,11 @@ func runMCPBinary(app *App, name string, args []string) error {
 	if app.DirFlag != "" {
 		argv = append(argv, "--dir", app.DirFlag)
 	}
-	cmd := exec.Command(bin, append(argv, args...)...)
+	argv = append(argv, args...)
+	if err := replaceWithMCP(app, bin, argv); !errors.Is(err, errNoReplace) {
+		return Failf("starting %s: %v", bin, err)
+	}
+	cmd := exec.Command(bin, argv...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = app.IO.In, app.IO.Out, app.IO.Err
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
