@@ -67,7 +67,39 @@ func diagnoseHTTPHook(env DoctorEnv, addr string, w hook.Wiring) []Check {
 		return out(c)
 	}
 	c.Status, c.Detail = Live, fmt.Sprintf("%s: http hook at %s — the probe answered as `gitwarrant hook claude`, posts without the key refused", SettingsPath, u[:strings.Index(u, "no-record")-1])
+	if w := sandboxProxyRefuses(env, addr); w != "" {
+		c.Status, c.Detail = Warn, c.Detail+"; but "+w
+		c.Fix = "use the command hook (`gitwarrant install --hook command`), or add \"127.0.0.1\" to sandbox.network.allowedDomains in " + SettingsPath + " knowing that it lets code the agent runs reach every loopback service"
+	}
 	return out(c)
+}
+
+// sandboxProxyRefuses says why Claude Code will not reach the server at
+// addr although doctor did: with the sandbox on, the client sends http
+// hook posts through its sandbox proxy, which refuses a host its allow
+// list does not name (HTTP 403), so every tool call is blocked
+// (docs/hook-protocol.md#the-http-hook). "" when the sandbox is off or
+// names the host.
+func sandboxProxyRefuses(env DoctorEnv, addr string) string {
+	d, existed, err := loadJSON(env.Root, SettingsPath)
+	if err != nil || !existed {
+		return ""
+	}
+	var got sandboxSettings
+	cur, _ := d.root.member("sandbox")
+	if cur == nil || jsonInto(d.data[cur.start:cur.end], &got) != nil || !got.Enabled {
+		return ""
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr
+	}
+	for _, a := range got.Network.AllowedDomains {
+		if a == host {
+			return ""
+		}
+	}
+	return "the sandbox is on and sandbox.network.allowedDomains does not name " + host + ": Claude Code sends http hook posts through its sandbox proxy, which refuses them (HTTP 403), so every tool call is blocked unless the session bypasses permissions"
 }
 
 // runGitwarrant runs gitwarrant in the project with the doctor's PATH; stdout comes
