@@ -85,9 +85,8 @@ func sandboxProxyRefuses(env DoctorEnv, addr string) string {
 	if err != nil || !existed {
 		return ""
 	}
-	var got sandboxSettings
-	cur, _ := d.root.member("sandbox")
-	if cur == nil || jsonInto(d.data[cur.start:cur.end], &got) != nil || !got.Enabled {
+	got, on := sandboxOf(d)
+	if !on {
 		return ""
 	}
 	host, _, err := net.SplitHostPort(addr)

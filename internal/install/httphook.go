@@ -188,16 +188,10 @@ func (p *Plan) planSettingsHTTP(h *HTTPHook) error {
 			return fmt.Errorf("internal error editing %s: %v — please report it; nothing was written", SettingsPath, err)
 		}
 	}
-	// The sandbox, its tooling environment and the deny rules go with the
-	// http wiring as with the command one (planSettings): the hook's
-	// transport changes nothing the client itself must refuse.
-	if d, _, err = p.editSandbox(d, true); err != nil {
-		return err
-	}
-	if d, _, err = p.editSandboxEnv(d, true); err != nil {
-		return err
-	}
-	if d, _, err = p.editDenyRules(d, true); err != nil {
+	// The guards go with the http wiring as with the command one
+	// (planSettings): the hook's transport changes nothing the client
+	// itself must refuse.
+	if d, _, err = p.editGuards(d, true); err != nil {
 		return err
 	}
 	p.addJSON(SettingsPath, orig, existed, d.data)

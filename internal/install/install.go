@@ -253,13 +253,7 @@ func (p *Plan) planSettings(h *HookCommands) error {
 			return fmt.Errorf("internal error editing %s: %v — please report it; nothing was written", SettingsPath, err)
 		}
 	}
-	if d, _, err = p.editSandbox(d, true); err != nil {
-		return err
-	}
-	if d, _, err = p.editSandboxEnv(d, true); err != nil {
-		return err
-	}
-	if d, _, err = p.editDenyRules(d, true); err != nil {
+	if d, _, err = p.editGuards(d, true); err != nil {
 		return err
 	}
 	p.addJSON(SettingsPath, orig, existed, d.data)
@@ -296,20 +290,10 @@ func (p *Plan) planUnsettings() error {
 		return err
 	}
 	orig, _, _, _ := fileState(filepath.Join(p.Root, filepath.FromSlash(SettingsPath)))
-	d, changed, err := p.editSandbox(d, false)
+	d, changed, err := p.editGuards(d, false)
 	if err != nil {
 		return err
 	}
-	d, envChanged, err := p.editSandboxEnv(d, false)
-	if err != nil {
-		return err
-	}
-	changed = changed || envChanged
-	d, denyChanged, err := p.editDenyRules(d, false)
-	if err != nil {
-		return err
-	}
-	changed = changed || denyChanged
 	file := created{}
 	for _, event := range slices.Backward(hookEvents) {
 		var removed bool

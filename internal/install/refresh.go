@@ -21,13 +21,7 @@ func PlanRefresh(root string, sb *Sandbox) (*Plan, error) {
 		return p, err
 	}
 	orig := d.data
-	if d, _, err = p.editSandbox(d, true); err != nil {
-		return nil, err
-	}
-	if d, _, err = p.editSandboxEnv(d, true); err != nil {
-		return nil, err
-	}
-	if d, _, err = p.editDenyRules(d, true); err != nil {
+	if d, _, err = p.editGuards(d, true); err != nil {
 		return nil, err
 	}
 	p.addJSON(SettingsPath, orig, true, d.data)

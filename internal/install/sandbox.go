@@ -55,6 +55,34 @@ func nonNil(s []string) []string {
 	return s
 }
 
+// sandboxOf reads the settings document's "sandbox" object; on reports
+// whether it is there, readable and enabled.
+func sandboxOf(d *jsonDoc) (got sandboxSettings, on bool) {
+	cur, _ := d.root.member("sandbox")
+	if cur == nil || jsonInto(d.data[cur.start:cur.end], &got) != nil {
+		return got, false
+	}
+	return got, got.Enabled
+}
+
+// editGuards adds (or, with add false, takes back) everything install
+// writes into Claude Code's settings besides the hooks: the sandbox, its
+// tooling environment and the never entries' deny rules. Both hook
+// wirings, uninstall and the refresh after a loop edit go through it, so
+// none of them can leave one out.
+func (p *Plan) editGuards(d *jsonDoc, add bool) (*jsonDoc, bool, error) {
+	changed := false
+	for _, edit := range []func(*jsonDoc, bool) (*jsonDoc, bool, error){p.editSandbox, p.editSandboxEnv, p.editDenyRules} {
+		var c bool
+		var err error
+		if d, c, err = edit(d, add); err != nil {
+			return d, changed, err
+		}
+		changed = changed || c
+	}
+	return d, changed, nil
+}
+
 // editSandbox adds (add) or removes the "sandbox" object of the settings
 // document d. Install writes it only where the file has none: a sandbox
 // the person configured is theirs, and doctor says what it lacks.
@@ -142,9 +170,8 @@ func diagnoseSandbox(env DoctorEnv, want *Sandbox) []Check {
 		c.Status, c.Detail, c.Fix = Fail, err.Error(), "fix the file by hand"
 		return []Check{c}
 	}
-	var got sandboxSettings
-	cur, _ := d.root.member("sandbox")
-	if !existed || cur == nil || jsonInto(d.data[cur.start:cur.end], &got) != nil || !got.Enabled {
+	got, on := sandboxOf(d)
+	if !existed || !on {
 		c.Status = Fail
 		c.Detail = "the sandbox is off: any code the agent runs (a test, a build script, an npm script) can write .gitwarrant/, the git hooks and config, .claude/, and reach any host"
 		c.Fix = "run `gitwarrant install` (or add \"sandbox\": {\"enabled\": true, …} to " + SettingsPath + ")"
