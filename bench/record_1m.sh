@@ -78,31 +78,39 @@ echo "branch copy: $nfiles files, $bytes bytes; largest $(ls -S $files | head -1
 # exactly that check's entry; the --no-verify commit's check is
 # --no-record, since git commit --no-verify never reads the record and an
 # entry left behind would be carried by the next hooked commit.
-# Two more rows bound what any hook could reach (docs/performance.md#start-up):
+# Three more rows bound what any hook could reach (docs/performance.md#start-up):
 # noop-hooks runs two hook scripts that only `exit 0` (what git's hook
-# machinery costs by itself), small-hooks runs the real commit-msg script
+# machinery costs by itself), true-hooks two hooks that are links to
+# true(1) (the same with no shell at all), small-hooks runs the real commit-msg script
 # and, as pre-commit, bench/startfloor's (the same work from a binary that
 # links only the record).
 (cd "$here" && go build -o "$work/interleave" ./bench/interleave && go build -o "$work/startfloor" ./bench/startfloor)
-mkdir -p "$work/noop-hooks" "$work/small-hooks"
-for h in pre-commit commit-msg; do printf '#!/bin/sh\nexit 0\n' > "$work/noop-hooks/$h"; done
+mkdir -p "$work/noop-hooks" "$work/small-hooks" "$work/true-hooks"
+# `command -v true` names the shell's builtin: link the program.
+tru=/usr/bin/true
+[ -x "$tru" ] || tru=/bin/true
+for h in pre-commit commit-msg; do
+  printf '#!/bin/sh\nexit 0\n' > "$work/noop-hooks/$h"
+  ln -sf "$tru" "$work/true-hooks/$h"
+done
 printf '#!/bin/sh\nexec %s pre-commit\n' "$work/startfloor" > "$work/small-hooks/pre-commit"
 cp .git/hooks/commit-msg "$work/small-hooks/commit-msg"
 chmod +x "$work"/noop-hooks/* "$work"/small-hooks/*
 prep='date +%s%N > small.txt && git add small.txt'
 "$work/interleave" -runs "$((runs * 3))" -warmup 2 -floor floor -ref nv -json "$work/commits.json" \
-  -prepare "nv=$prep" -prepare "hooks=$prep" -prepare "noop-hooks=$prep" -prepare "small-hooks=$prep" \
+  -prepare "nv=$prep" -prepare "hooks=$prep" -prepare "noop-hooks=$prep" -prepare "true-hooks=$prep" -prepare "small-hooks=$prep" \
   -prepare "nv-check=$prep && gitwarrant check -q --no-record appeal draft 'appeal letter' >/dev/null" \
   -prepare "hooks-check=$prep && gitwarrant check -q appeal draft 'appeal letter' >/dev/null" \
   "floor=:" \
   "nv=git commit -q --no-verify -m small" \
   "hooks=git commit -q -m small" \
   "noop-hooks=git -c core.hooksPath=$work/noop-hooks commit -q -m small" \
+  "true-hooks=git -c core.hooksPath=$work/true-hooks commit -q -m small" \
   "small-hooks=git -c core.hooksPath=$work/small-hooks commit -q -m small" \
   "nv-check=git commit -q --no-verify -m small" \
   "hooks-check=git commit -q -m small"
 echo "(load: $(uptime | sed 's/.*load average: //'))"
-interleave_aims "$work/commits.json" floor "hooks|nv|1.5" "hooks-check|nv-check|1.8" "noop-hooks|nv|1.5" "small-hooks|nv|1.5"
+interleave_aims "$work/commits.json" floor "hooks|nv|1.5" "hooks-check|nv-check|1.8" "noop-hooks|nv|1.5" "true-hooks|nv|1.5" "small-hooks|nv|1.5"
 [ -z "${RECORD_1M_COMMITS_ONLY:-}" ] || exit 0
 hyperfine -N --warmup 1 --runs "$runs" --export-csv "$work/v.csv" --output=null \
   -n "sha256sum of the chain files" "sha256sum $files" \
