@@ -107,6 +107,7 @@ func buildWrappers() map[string]wrapperFunc {
 			"isolated", "no-project", "active", "no-active", "exact", "inexact", "no-cache", "script", "module"}})
 	m["bundle"] = subRun("bundle", "exec")
 	m["bunx"] = (*walker).npx
+	m["npm"] = (*walker).npmExec
 	m["yarn"] = subRun("yarn", "dlx")
 	m["pnpm"] = subRun("pnpm", "exec")
 	m["mise"] = subRun("mise", "exec")
@@ -545,15 +546,51 @@ func (w *walker) busybox(idx int, args []Word, texts []string) {
 // npx runs a package's program (npx [opts] prog args) or a shell string
 // (-c); bunx, pnpm dlx and yarn dlx the same.
 func (w *walker) npx(idx int, args []Word, texts []string) {
+	w.npxVia(idx, args, texts, baseName(texts[0]))
+}
+
+// npxVia is npx for a runner named via ("npx", "npm exec"): texts[0] is
+// the word before the runner's options.
+func (w *walker) npxVia(idx int, args []Word, texts []string, via string) {
 	s := scanOpts(texts, 1, optSpec{argShort: "pc", argLong: []string{"package", "call"}, flagLong: []string{"yes", "no", "quiet"}})
 	for _, o := range s.opts {
 		if (o.name == "-c" || o.name == "--call") && o.has {
-			w.runString(idx, wordFor(args, texts, o.value), "npx -c")
+			w.runString(idx, wordFor(args, texts, o.value), via+" -c")
 			return
 		}
 	}
-	w.innerAt(idx, args, s, s.rest, baseName(texts[0]))
+	w.innerAt(idx, args, s, s.rest, via)
 }
+
+// npmExec: `npm exec` and its alias `npm x` run a package's program or a
+// shell string as npx does (npm's own options may come first: a word
+// that is not an option is the subcommand). Any other subcommand is not a
+// wrapper; its kind is npm's table's.
+func (w *walker) npmExec(idx int, args []Word, texts []string) {
+	for i := 1; i < len(texts); i++ {
+		if strings.HasPrefix(texts[i], "-") {
+			if npmValueOpts()[texts[i]] {
+				i++ // --prefix dir
+			}
+			continue
+		}
+		if texts[i] == "exec" || texts[i] == "x" {
+			w.npxVia(idx, args[i:], texts[i:], "npm "+texts[i])
+		}
+		return
+	}
+}
+
+// npmValueOpts are npm's options that take the next word as their value
+// (the same list the kinds table reads, internal/typed/kind_node.go).
+var npmValueOpts = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, o := range []string{"--loglevel", "--registry", "--cache", "--userconfig", "--prefix", "-w", "--workspace",
+		"--tag", "--access", "--otp", "--script-shell"} {
+		m[o] = true
+	}
+	return m
+})
 
 func (w *walker) direnv(idx int, args []Word, texts []string) {
 	if len(texts) > 3 && texts[1] == "exec" {

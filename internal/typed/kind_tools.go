@@ -99,6 +99,8 @@ func toolFunc(name string) func(string, []string) Kind {
 		return cloudKind(azGroups())
 	case "gsutil":
 		return gsutilKind
+	case "http", "https", "xh", "xhs":
+		return httpieKind
 	case "curl":
 		return curlKind
 	case "wget":
@@ -370,7 +372,15 @@ func ghAPIKind(args []string) Kind {
 			field = a[2:]
 		case a == "--input" || strings.HasPrefix(a, "--input="):
 			files = true
-		case a == "-H" || a == "--header" || a == "-q" || a == "--jq" || a == "-t" || a == "--template" ||
+		case a == "-H" || a == "--header":
+			if m := methodOverride(val()); m != "" {
+				method = m
+			}
+		case strings.HasPrefix(a, "--header=") || strings.HasPrefix(a, "-H"):
+			if m := methodOverride(strings.TrimPrefix(strings.TrimPrefix(a, "--header="), "-H")); m != "" {
+				method = m
+			}
+		case a == "-q" || a == "--jq" || a == "-t" || a == "--template" ||
 			a == "--hostname" || a == "--cache" || a == "-p" || a == "--preview":
 			val()
 		case strings.HasPrefix(a, "-"):
@@ -514,7 +524,7 @@ func gsutilKind(name string, args []string) Kind {
 }
 
 // curlKind: a request with a body, an upload or a method other than GET
-// or HEAD sends; anything else is a GET, which reads (what it saves with
+// or HEAD (by -X or by a method-override header) sends; anything else is a GET, which reads (what it saves with
 // -o is a file effect of its own).
 func curlKind(name string, args []string) Kind {
 	for i, a := range args {
@@ -531,11 +541,24 @@ func curlKind(name string, args []string) Kind {
 			if m := strings.ToUpper(a[2:]); m != "GET" && m != "HEAD" {
 				return Kind{Verb: loops.Send, Cmd: "curl", Why: "sends a " + m + " request"}
 			}
+		case name == "-H" || name == "--header" || strings.HasPrefix(a, "-H"):
+			h := strings.TrimPrefix(a, "-H")
+			if name == "--header" {
+				h = val
+			}
+			if (a == "-H" || a == "--header") && i+1 < len(args) {
+				h = args[i+1]
+			}
+			if m := methodOverride(h); m != "" && m != "GET" && m != "HEAD" {
+				return Kind{Verb: loops.Send, Cmd: "curl", Why: "sends a " + m + " request"}
+			}
+		case name == "-K" || name == "--config" || strings.HasPrefix(a, "-K"):
+			return Kind{Verb: loops.Send, Cmd: "curl", Why: "reads its options from a file, which may send data"}
 		case strings.HasPrefix(name, "--data") || name == "--json" || name == "--form" || strings.HasPrefix(name, "--form-") ||
 			name == "--upload-file" || name == "-T" || name == "-F" || name == "-d" ||
 			strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "-F") || strings.HasPrefix(a, "-T"):
 			return Kind{Verb: loops.Send, Cmd: "curl", Why: "sends data"}
-		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], "dFTX"):
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], "dFTXK"):
 			// a cluster such as -sd or -sX
 			return Kind{Verb: loops.Send, Cmd: "curl", Why: "may send data"}
 		}
@@ -553,4 +576,86 @@ func wgetKind(name string, args []string) Kind {
 		}
 	}
 	return Kind{Verb: loops.Read, Cmd: "wget"}
+}
+
+// httpieKind: HTTPie and xh (`http [METHOD] URL [ITEM …]`) send when a
+// method other than GET or HEAD is named — first, by itself, as a word of
+// letters — or when a request item carries data (`a=b`, `a:=1`, `a@f`,
+// `a=@f`, `a:=@f`; headers `a:b` and query parameters `a==b` do not), or
+// with --raw, --multipart or a method-override header; a GET reads. An
+// option the gate does not know may take the next word, so it is widest.
+func httpieKind(name string, args []string) Kind {
+	values := set("-a", "--auth", "-A", "--auth-type", "-o", "--output", "-p", "--print", "-P", "--history-print",
+		"--session", "--session-read-only", "--verify", "--cert", "--cert-key", "--cert-key-pass", "--timeout", "--proxy",
+		"--pretty", "-s", "--style", "--format-options", "--default-scheme", "--max-redirects", "--boundary",
+		"--ssl", "--ciphers", "--response-charset", "--response-mime", "--unix-socket", "--path-as-is")
+	flags := set("-j", "--json", "-f", "--form", "-h", "--headers", "-b", "--body", "-m", "--meta", "-v", "--verbose",
+		"-q", "--quiet", "-S", "--stream", "-d", "--download", "-c", "--continue", "-F", "--follow", "--all",
+		"-I", "--ignore-stdin", "--offline", "--check-status", "-x", "--compress", "--ignore-netrc", "--debug",
+		"--traceback", "--version", "--help", "--sorted", "--unsorted", "--chunked", "--https", "--http1", "--http2",
+		"--http3", "--native-tls", "--curl", "--print-headers")
+	var words []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		n, _, has := strings.Cut(a, "=")
+		switch {
+		case a == "--raw" || n == "--raw" || a == "--multipart":
+			return Kind{Verb: loops.Send, Cmd: name, Why: "sends a body"}
+		case strings.HasPrefix(a, "-") && values[n]:
+			if !has {
+				i++
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			if !flags[n] {
+				return Kind{Verb: loops.Send, Cmd: name, Why: "is given " + a + ", an option the gate does not know"}
+			}
+		default:
+			words = append(words, a)
+		}
+	}
+	if len(words) > 1 && isMethod(words[0]) {
+		if m := strings.ToUpper(words[0]); m != "GET" && m != "HEAD" {
+			return Kind{Verb: loops.Send, Cmd: name, Why: "sends a " + m + " request"}
+		}
+		words = words[1:]
+	}
+	for _, item := range words[min(1, len(words)):] {
+		if m := methodOverride(item); m != "" && m != "GET" && m != "HEAD" {
+			return Kind{Verb: loops.Send, Cmd: name, Why: "sends a " + m + " request"}
+		}
+		if i := strings.IndexAny(item, "=:@"); i >= 0 && !strings.HasPrefix(item[i:], "==") &&
+			!(item[i] == ':' && !strings.HasPrefix(item[i:], ":=")) {
+			return Kind{Verb: loops.Send, Cmd: name, Why: "sends data"}
+		}
+	}
+	return Kind{Verb: loops.Read, Cmd: name}
+}
+
+// isMethod reports whether w can be an HTTP method word: letters only.
+func isMethod(w string) bool {
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// methodOverride is the method a request header asks a server to take the
+// request as (`X-HTTP-Method-Override: PUT`, and its X-HTTP-Method and
+// X-Method-Override spellings), "" for any other header: a GET that
+// carries one is as wide as the method it names.
+func methodOverride(header string) string {
+	name, value, ok := strings.Cut(header, ":")
+	if !ok {
+		return ""
+	}
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "x-http-method-override", "x-http-method", "x-method-override":
+		if m := strings.ToUpper(strings.TrimSpace(value)); m != "" {
+			return m
+		}
+		return "OVERRIDE"
+	}
+	return ""
 }
