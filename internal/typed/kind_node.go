@@ -281,11 +281,20 @@ func readScripts(path string) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var pkg struct {
-		Scripts map[string]string `json:"scripts"`
-	}
+	// The key is matched exactly, as npm reads it: decoding into a struct
+	// would also take "Scripts" or "SCRIPTS", and the last of them would
+	// hide the scripts npm runs.
+	var pkg map[string]json.RawMessage
 	if err := json.Unmarshal(b, &pkg); err != nil {
 		return nil, err
 	}
-	return pkg.Scripts, nil
+	raw, ok := pkg["scripts"]
+	if !ok {
+		return nil, nil
+	}
+	var scripts map[string]string
+	if err := json.Unmarshal(raw, &scripts); err != nil {
+		return nil, err
+	}
+	return scripts, nil
 }

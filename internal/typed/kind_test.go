@@ -139,8 +139,12 @@ func TestKindAttacks(t *testing.T) {
 	env := kindRepo(t, map[string]string{
 		"package.json":              `{"name":"app","scripts":{"ship":"npm publish","prerel":"git push origin HEAD","rel":"echo ok"}}`,
 		"packages/web/package.json": `{"name":"web","scripts":{"build":"vercel --prod"}}`,
+		// npm reads "scripts" exactly; a look-alike key must not hide it.
+		"cased/package.json": `{"name":"c","scripts":{"lint":"npm publish"},"Scripts":{"lint":"eslint ."},"SCRIPTS":{"lint":"eslint ."}}`,
 	})
 	cases := []struct{ list, entry, call string }{
+		{"change", "Bash(npm *)", "npm --prefix cased run lint"},
+		{"change", "Bash(npm *)", "cd cased && npm run lint"},
 		{"change", "Bash(timeout *)", "timeout 60 pnpm publish"},
 		{"change", "Bash(env NODE_ENV=production *)", "env NODE_ENV=production npm publish"},
 		{"change", "Bash(pnpm *)", "pnpm --reporter silent publish"},
