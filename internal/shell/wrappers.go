@@ -2,6 +2,7 @@ package shell
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -108,7 +109,7 @@ func buildWrappers() map[string]wrapperFunc {
 	m["bundle"] = subRun("bundle", "exec")
 	m["bunx"] = (*walker).npx
 	m["npm"] = (*walker).npmExec
-	m["yarn"] = subRun("yarn", "dlx")
+	m["yarn"] = subRunsSpec("yarn", []string{"dlx", "exec"}, optSpec{})
 	m["pnpm"] = subRun("pnpm", "exec")
 	m["mise"] = subRun("mise", "exec")
 	m["asdf"] = subRun("asdf", "exec")
@@ -191,9 +192,15 @@ func subRun(name, sub string) wrapperFunc {
 // command, so a flag (`uv run --frozen pytest`) is not read as taking the
 // command as its value.
 func subRunSpec(name, sub string, spec optSpec) wrapperFunc {
+	return subRunsSpec(name, []string{sub}, spec)
+}
+
+// subRunsSpec is subRunSpec for a runner with several subcommands that
+// run a command (`yarn exec`, `yarn dlx`): the first of them found.
+func subRunsSpec(name string, subs []string, spec optSpec) wrapperFunc {
 	return func(w *walker, idx int, args []Word, texts []string) {
 		for i := 1; i < len(texts); i++ {
-			if texts[i] == sub {
+			if sub := texts[i]; slices.Contains(subs, sub) {
 				s := scanOpts(texts, i+1, spec)
 				start := s.rest
 				if start < len(args) {

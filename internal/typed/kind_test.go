@@ -187,6 +187,8 @@ func TestKindAttacks(t *testing.T) {
 		{"change", "Bash(npm *)", "npm --prefix . exec -- npm publish"},
 		{"change", "Bash(npm *)", "npm --loglevel=warn x npm publish"},
 		{"change", "Bash(npm *)", "npm exec -c 'npm publish'"},
+		{"change", "Bash(yarn *)", "yarn exec npm publish"},
+		{"change", "Bash(yarn *)", "yarn exec -- npm publish"},
 		// a method-override header is the method it names.
 		{"read", "Bash(gh api *)", "gh api -H 'X-HTTP-Method-Override: PUT' repos/o/r/pulls/1/merge"},
 		{"read", "Bash(gh api *)", "gh api --header=x-http-method-override:DELETE repos/o/r"},
