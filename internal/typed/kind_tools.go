@@ -103,6 +103,8 @@ func toolFunc(name string) func(string, []string) Kind {
 		return curlKind
 	case "wget":
 		return wgetKind
+	case "http", "https", "xh", "xhs":
+		return httpieKind
 	}
 	return nil
 }
@@ -183,11 +185,17 @@ func dockerTable() *table {
 			"system": ch("changes the local daemon"), "compose": ch("changes local containers"),
 			"buildx": ch("builds images"), "context": ch("changes the docker context"), "builder": ch("changes builders"),
 			"manifest": ch("changes manifests")},
-		values: set("--config", "-c", "--context", "-H", "--host", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"),
-		flags:  set("-D", "--debug", "--tls", "--tlsverify", "-v", "--version")}
+		values: set("--config", "-c", "--context", "-H", "--host", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey",
+			// docker compose's own options before its command
+			"-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory", "--ansi", "--progress",
+			"--parallel"),
+		flags: set("-D", "--debug", "--tls", "--tlsverify", "-v", "--version", "--dry-run", "--compatibility", "--all-resources")}
 	push := map[string]sub{"--push": sd("pushes the image it builds"), "--output": sd("may push the image it builds"),
 		"-o": sd("may push the image it builds")}
-	t.optKinds = map[string]map[string]sub{"build": push, "buildx": push, "image": push}
+	remote := sd("changes containers on another Docker host")
+	t.optKinds = map[string]map[string]sub{"build": push, "buildx": push, "image": push,
+		"compose": {"--push": sd("pushes the images it builds")},
+		"":        {"-H": remote, "--host": remote, "-c": remote, "--context": remote}}
 	return t
 }
 
@@ -228,14 +236,19 @@ func terraformTable() *table {
 	rows(s, rd, "plan", "show", "output", "validate", "graph", "providers", "version", "console", "state list",
 		"state show", "state pull", "workspace list", "workspace show", "help", "-version", "-help")
 	rows(s, ch("changes the local working directory"), "init", "get", "fmt", "workspace", "providers lock",
-		"providers mirror", "test", "modules")
+		"providers mirror", "modules", "workspace select")
 	rows(s, sd("changes real infrastructure or its state"), "apply", "destroy", "import", "taint", "untaint", "refresh",
 		"force-unlock", "login", "logout", "state")
+	// `terraform test` applies its run blocks to real infrastructure and
+	// destroys them after; a workspace's state lives in the backend.
+	rows(s, sd("creates and destroys real infrastructure"), "test")
+	rows(s, sd("changes the backend's workspaces"), "workspace new", "workspace delete")
 	t := &table{widest: sd("may change real infrastructure"), subs: s,
 		groups: map[string]sub{"state": sd("changes the infrastructure's state"), "workspace": ch("changes workspaces"),
 			"providers": rd},
 		values: set("-chdir"), flags: set("-version", "-help", "-v")}
-	t.optKinds = map[string]map[string]sub{"plan": {"-out": ch("writes a plan file")}}
+	t.optKinds = map[string]map[string]sub{"plan": {"-out": ch("writes a plan file")},
+		"init": {"-migrate-state": sd("copies the state to another backend"), "-force-copy": sd("copies the state to another backend")}}
 	return t
 }
 
@@ -299,7 +312,7 @@ var (
 // commands by their verb (`gh pr view` reads, `gh pr checkout` changes the
 // work tree, `gh pr merge` sends).
 func ghKind(name string, args []string) Kind {
-	words, rest, ok := positional(args, 2, nil, set("--help", "--version"))
+	words, rest, ok, gap := positionalGap(args, 2, set("-R", "--repo"), set("--help", "--version"))
 	if ok && len(words) == 0 && len(args) > 0 && !slices.ContainsFunc(args, func(a string) bool { return a != "--version" && a != "--help" && a != "-h" }) {
 		return Kind{Verb: loops.Read, Cmd: name + " " + args[0]} // `gh --version` prints, nothing else
 	}
@@ -318,10 +331,18 @@ func ghKind(name string, args []string) Kind {
 	default:
 		return Kind{Verb: loops.Send, Cmd: cmd, Why: "is not a gh command the gate knows, so it may change anything on GitHub"}
 	}
+	if gap == 1 && len(words) > 1 {
+		// cobra reads an option it does not know as taking the next word:
+		// `gh pr --frob view merge 1` merges.
+		return Kind{Verb: loops.Send, Cmd: cmd, Why: "is given an option the gate does not know before its command, so it may change anything on GitHub"}
+	}
 	if len(words) < 2 {
 		return Kind{Verb: loops.Read, Cmd: cmd}
 	}
 	v := words[1]
+	if (words[0] == "extension" || words[0] == "ext") && v == "exec" {
+		return Kind{Verb: loops.Send, Cmd: cmd, Why: "runs an extension, which may change anything on GitHub"}
+	}
 	switch {
 	case words[0] == "label" && v == "clone", words[0] == "repo" && v == "sync" && len(rest) > 0,
 		words[0] == "codespace" || words[0] == "cs":
@@ -370,7 +391,15 @@ func ghAPIKind(args []string) Kind {
 			field = a[2:]
 		case a == "--input" || strings.HasPrefix(a, "--input="):
 			files = true
-		case a == "-H" || a == "--header" || a == "-q" || a == "--jq" || a == "-t" || a == "--template" ||
+		case a == "-H" || a == "--header" || strings.HasPrefix(a, "--header=") || strings.HasPrefix(a, "-H") && len(a) > 2:
+			h := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(a, "--header="), "-H"), "--header")
+			if h == "" {
+				h = val()
+			}
+			if overridesMethod(h) {
+				method = "OVERRIDE"
+			}
+		case a == "-q" || a == "--jq" || a == "-t" || a == "--template" ||
 			a == "--hostname" || a == "--cache" || a == "-p" || a == "--preview":
 			val()
 		case strings.HasPrefix(a, "-"):
@@ -450,18 +479,18 @@ func cloudKind(groups map[string]bool) func(string, []string) Kind {
 	reads := set("list", "describe", "show", "info", "version", "help", "read", "get-value", "get-iam-policy",
 		"print-access-token", "print-identity-token", "tail", "logs", "get", "exists", "list-locations")
 	return func(name string, args []string) Kind {
-		words, _, ok := positional(args, 8, set("--project", "--account", "--configuration", "--format", "--region",
+		words, _, ok, gap := positionalGap(args, 8, set("--project", "--account", "--configuration", "--format", "--region",
 			"--zone", "--verbosity", "-o", "--output", "--subscription", "--query", "-g", "--resource-group"),
 			set("--quiet", "-q", "--verbose", "--debug", "--only-show-errors", "--help", "-h"))
 		if !ok || len(words) == 0 {
 			return Kind{Verb: loops.Send, Cmd: name, Why: "may change cloud resources"}
 		}
 		for i, w := range words {
-			if groups[w] {
+			if groups[w] && (gap < 0 || gap > i+1) {
 				continue
 			}
 			cmd := name + " " + strings.Join(words[:i+1], " ")
-			if reads[w] {
+			if reads[w] && (gap < 0 || gap > i) {
 				return Kind{Verb: loops.Read, Cmd: cmd}
 			}
 			return Kind{Verb: loops.Send, Cmd: cmd, Why: "changes cloud resources"}
@@ -519,7 +548,28 @@ func gsutilKind(name string, args []string) Kind {
 func curlKind(name string, args []string) Kind {
 	for i, a := range args {
 		name, val, _ := strings.Cut(a, "=")
+		if strings.HasPrefix(name, "--") && len(name) > 3 {
+			// curl takes an unambiguous start of a long option for it
+			// (`--req PUT`); one that starts an option that sends, sends.
+			for _, o := range []string{"--data", "--json", "--form", "--upload-file", "--request", "--config", "--quote",
+				"--mail-rcpt", "--mail-from", "--post301", "--post302", "--post303"} {
+				if strings.HasPrefix(o, name) && name != "--request-target" {
+					return Kind{Verb: loops.Send, Cmd: "curl", Why: "may send data (" + name + ")"}
+				}
+			}
+		}
 		switch {
+		case name == "-H" || name == "--header" || strings.HasPrefix(a, "-H"):
+			h := strings.TrimPrefix(a, "-H")
+			if name == "-H" || name == "--header" {
+				h = val
+				if h == "" && i+1 < len(args) {
+					h = args[i+1]
+				}
+			}
+			if overridesMethod(h) {
+				return Kind{Verb: loops.Send, Cmd: "curl", Why: "sends a request whose method a header overrides"}
+			}
 		case name == "-X" || name == "--request":
 			if i+1 < len(args) && val == "" {
 				val = args[i+1]
@@ -535,7 +585,9 @@ func curlKind(name string, args []string) Kind {
 			name == "--upload-file" || name == "-T" || name == "-F" || name == "-d" ||
 			strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "-F") || strings.HasPrefix(a, "-T"):
 			return Kind{Verb: loops.Send, Cmd: "curl", Why: "sends data"}
-		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], "dFTX"):
+		case name == "-K" || name == "-Q" || strings.HasPrefix(a, "-K") || strings.HasPrefix(a, "-Q"):
+			return Kind{Verb: loops.Send, Cmd: "curl", Why: "reads a config file or sends server commands"}
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], "dFTXKQ"):
 			// a cluster such as -sd or -sX
 			return Kind{Verb: loops.Send, Cmd: "curl", Why: "may send data"}
 		}
@@ -543,14 +595,92 @@ func curlKind(name string, args []string) Kind {
 	return Kind{Verb: loops.Read, Cmd: "curl"}
 }
 
-// wgetKind: a POST or another method sends; a download reads.
+// wgetKind: a POST or another method sends, and so do wgetrc commands
+// (`-e post_data=x`, `--config`), which can set them; a download reads.
+// wget, like getopt, takes an unambiguous start of a long option for it.
 func wgetKind(name string, args []string) Kind {
 	for _, a := range args {
 		n, _, _ := strings.Cut(a, "=")
-		switch n {
-		case "--post-data", "--post-file", "--method", "--body-data", "--body-file":
-			return Kind{Verb: loops.Send, Cmd: "wget", Why: "sends data"}
+		if strings.HasPrefix(n, "--") && len(n) > 3 {
+			for _, o := range []string{"--post-data", "--post-file", "--method", "--body-data", "--body-file", "--execute", "--config"} {
+				if strings.HasPrefix(o, n) {
+					return Kind{Verb: loops.Send, Cmd: "wget", Why: "sends data, or runs wgetrc commands that may (" + n + ")"}
+				}
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") {
+			for _, c := range a[1:] {
+				if c == 'e' {
+					return Kind{Verb: loops.Send, Cmd: "wget", Why: "runs wgetrc commands, which may send data"}
+				}
+				if strings.ContainsRune("oaOiBtTwQPUDIXlAR", c) {
+					break // the rest is this option's value
+				}
+			}
 		}
 	}
 	return Kind{Verb: loops.Read, Cmd: "wget"}
+}
+
+// overridesMethod reports a header that asks the server for another
+// method (X-HTTP-Method-Override and its kin) or headers read from a file.
+func overridesMethod(h string) bool {
+	name, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(h)), ":")
+	return strings.HasPrefix(h, "@") || strings.Contains(name, "method")
+}
+
+// httpieKind reads HTTPie (`http`, `https`) and xh: a method other than
+// GET or HEAD sends, and so does a request item that is data (`a=b`,
+// `a:=1`, `f@file`) — HTTPie then sends a POST — or a raw body.
+func httpieKind(name string, args []string) Kind {
+	first := true
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			n, _, has := strings.Cut(a, "=")
+			switch n {
+			case "--raw", "--form", "-f", "--multipart", "--offline":
+				if n != "--offline" {
+					return Kind{Verb: loops.Send, Cmd: name, Why: "sends a body"}
+				}
+			case "-a", "--auth", "-A", "--auth-type", "-o", "--output", "--session", "--session-read-only", "-v",
+				"--verify", "--cert", "--cert-key", "--proxy", "--timeout", "--style", "-s", "--print", "-p", "--pretty",
+				"--format-options", "--default-scheme", "--max-redirects", "--boundary", "--unsorted":
+				if !has && n != "-v" {
+					i++
+				}
+			}
+			continue
+		}
+		if first {
+			first = false
+			m := strings.ToUpper(a)
+			if isMethod(m) {
+				if m != "GET" && m != "HEAD" {
+					return Kind{Verb: loops.Send, Cmd: name + " " + a, Why: "sends a " + m + " request"}
+				}
+				first = true // the URL comes next
+			}
+			continue
+		}
+		// a request item: Header:value, param==value, field=value,
+		// field:=json, field@file, field=@file
+		if strings.Contains(a, "==") {
+			continue
+		}
+		eq, colon, at := strings.Index(a, "="), strings.Index(a, ":"), strings.Index(a, "@")
+		if eq >= 0 && (colon < 0 || colon >= eq-1) || at > 0 && (colon < 0 || at < colon) {
+			return Kind{Verb: loops.Send, Cmd: name, Why: "sends data (" + a + ")"}
+		}
+	}
+	return Kind{Verb: loops.Read, Cmd: name}
+}
+
+func isMethod(m string) bool {
+	switch m {
+	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT", "PURGE", "PROPFIND", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK":
+		return true
+	}
+	return false
 }
