@@ -1,6 +1,8 @@
 package typed
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -376,6 +378,7 @@ func TestKindAttacksHonest(t *testing.T) {
 		{"change", "Bash(npm *)", "npm ci && npm run lint"},
 		{"change", "Bash(npm *) + Bash(eslint *)", "npm exec -- eslint ."},
 		{"change", "Bash(npm *)", "npm pkg get scripts && npm run lint"},
+		{"change", "Bash(npm *)", "npm config get registry && npm run lint"},
 		{"change", "Bash(npm *)", "npm --prefix sub2 ci"},
 		{"change", "Bash(git *) + Bash(npm *)", "git checkout -b fix/x && npm run lint"},
 		{"change", "Bash(pnpm *)", "pnpm --filter web lint"},
@@ -416,5 +419,31 @@ func TestKindAttacksHonest(t *testing.T) {
 func TestKindRepoOptionReads(t *testing.T) {
 	if k := ghKind("gh", []string{"pr", "-R", "o/r", "view", "1"}); k.Verb != loops.Read {
 		t.Errorf("gh pr -R o/r view 1 = %s (%s), want read", k.Verb, k.Why)
+	}
+}
+
+// TestKindAttacksManifestFile: a package.json the gate cannot read as
+// Node does, or one the agent may edit by another name, never lets a
+// script run be allowed by a change entry.
+func TestKindAttacksManifestFile(t *testing.T) {
+	env := kindRepo(t, map[string]string{
+		"notes/pkg.json":        `{"name":"app","scripts":{"lint":"eslint ."}}`,
+		"bom/package.json":      "\ufeff" + `{"name":"bom","scripts":{"lint":"npm publish"}}`,
+		"comments/package.json": "// x\n" + `{"name":"c","scripts":{"lint":"eslint ."}}`,
+	})
+	if err := os.Symlink("notes/pkg.json", filepath.Join(env.Root, "package.json")); err != nil {
+		t.Fatal(err)
+	}
+	// The link's target is editable under change: what lint runs is the
+	// agent's to say.
+	tw := kindLoop(t, "change", "Bash(npm *)", "change", "Edit(notes/**)", "ask", "Edit(package.json)")
+	if d := decideBash(tw, env, "npm run lint"); d.Verdict == loops.Allow {
+		t.Errorf("npm run lint through a linked, editable package.json = allow (%s), want ask", d.Rule)
+	}
+	tw = kindLoop(t, "change", "Bash(npm *)", "ask", "Edit(**/package.json)")
+	for _, call := range []string{"npm --prefix bom run lint", "npm --prefix comments run lint"} {
+		if d := decideBash(tw, env, call); d.Verdict == loops.Allow {
+			t.Errorf("%s = allow (%s), want ask", call, d.Rule)
+		}
 	}
 }

@@ -526,9 +526,13 @@ func rewritesManifests(c shell.Clause) bool {
 				continue
 			}
 			switch a {
-			case "pkg":
-				return !(i+2 < len(argv) && argv[i+2] == "get")
-			case "set-script", "config", "set", "init", "create":
+			case "pkg", "config":
+				next := ""
+				if i+2 < len(argv) {
+					next = argv[i+2]
+				}
+				return next != "get" && next != "list" && next != "ls"
+			case "set-script", "set", "init", "create":
 				return true
 			}
 			return false
