@@ -212,6 +212,11 @@ func bashUnits(cmd string, env Env) []Unit {
 		if rewriter == "" && rewritesManifests(c) {
 			rewriter = c.Text
 		}
+		if b, moved := switchedBranch(c, env); moved {
+			// The clauses after it run on that branch: `git switch main;
+			// git commit --amend` rewrites main.
+			env.Branch = b
+		}
 		// a substitution that only prints a literal text ("$(cat <<'EOF'
 		// …)" as a message) runs nothing an entry must allow
 		own := reparsed(c.Via) && !(substituted(c.Via) && c.PrintsLiteral()) || findRun(c)
