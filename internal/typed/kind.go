@@ -104,6 +104,8 @@ func clauseKind(c shell.Clause, g *shell.Git, env Env, depth int) Kind {
 		return gitKind(g, env)
 	case "npm", "pnpm", "yarn":
 		return nodeKind(name, argv, c, env, depth)
+	case "bun":
+		return bunKind(argv, c, env, depth)
 	}
 	if readOnly()[name] {
 		return Kind{Verb: loops.Read, Cmd: name}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -206,6 +207,65 @@ func nodeKindIn(pm string, argv []string, cdir string, env Env, depth int, inWor
 	// `pnpm <name>` and `yarn <name>` run the script of that name, or else
 	// the package binary.
 	return scriptsKind(pm, sub, nil, manifests(selected), env, depth, true)
+}
+
+// bunKind reads bun like the other managers: `bun publish` sends, `bun x`
+// is as wide as what it runs, and `bun run X` or `bun X` runs the package
+// script X (judged by its commands), else a file or a package binary
+// named X, which may be anything.
+func bunKind(argv []string, c shell.Clause, env Env, depth int) Kind {
+	args := argv[1:]
+	dir := ""
+	i := 0
+	for ; i < len(args) && strings.HasPrefix(args[i], "-"); i++ {
+		name, val, has := strings.Cut(args[i], "=")
+		switch name {
+		case "--cwd":
+			if !has && i+1 < len(args) {
+				i++
+				val = args[i]
+			}
+			dir = val
+		case "--silent", "--bun", "-b", "--smol", "--watch", "--hot", "--no-install", "--if-present", "--version", "-v",
+			"--help", "-h", "--revision":
+		default:
+			return Kind{Verb: loops.Send, Cmd: "bun", Why: "is given " + args[i] + " before its command, an option the gate does not know"}
+		}
+	}
+	rest := args[i:]
+	if len(rest) == 0 {
+		return Kind{Verb: loops.Read, Cmd: "bun"}
+	}
+	manifests := manifestsIn(env.Root, env.path(filepath.Join(c.Dir, dir)).Abs, slices.Contains(rest, "--filter") || slices.Contains(rest, "-F"))
+	switch sub := rest[0]; sub {
+	case "publish":
+		return Kind{Verb: loops.Send, Cmd: "bun publish", Why: "sends a package"}
+	case "x":
+		return runnerKind("bun", "x", rest[1:], env, depth)
+	case "exec":
+		if len(rest) > 1 {
+			return runnerKind("bun", "exec", []string{"-c", strings.Join(rest[1:], " ")}, env, depth)
+		}
+		return Kind{Verb: loops.Read, Cmd: "bun exec"}
+	case "info", "why", "outdated", "audit", "help", "completions":
+		return Kind{Verb: loops.Read, Cmd: "bun " + sub}
+	case "test", "install", "i", "add", "a", "remove", "rm", "update", "link", "unlink", "patch", "patch-commit", "pm",
+		"init", "create", "c", "upgrade", "build", "repl":
+		return Kind{Verb: loops.Change, Cmd: "bun " + sub, Why: "runs or installs code"}
+	case "run":
+		j := 1
+		for j < len(rest) && strings.HasPrefix(rest[j], "-") {
+			j++
+		}
+		if j >= len(rest) {
+			return Kind{Verb: loops.Read, Cmd: "bun run"}
+		}
+		rest = rest[j:]
+	}
+	if name := rest[0]; strings.ContainsAny(name, "/\\") || slices.Contains([]string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}, filepath.Ext(name)) {
+		return Kind{Cmd: "bun " + name} // a file of the project: the entry's own word
+	}
+	return scriptsKind("bun", rest[0], nil, manifests, env, depth, true)
 }
 
 // nodeRunners are the subcommands that run another command: `npm exec --

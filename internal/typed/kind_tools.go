@@ -70,6 +70,34 @@ func toolTable(name string) *table {
 				"plugins:uninstall", "update", "autocomplete"})
 	case "fly", "flyctl":
 		return flyTable()
+	case "deno":
+		return denoTable()
+	case "pulumi":
+		return infraTable("changes real infrastructure", []string{"preview", "pre", "whoami", "version", "about", "logs",
+			"stack ls", "stack output", "stack export", "stack history", "stack graph", "config get", "plugin ls", "help",
+			"gen-completion", "schema check"},
+			[]string{"login", "logout", "new", "install", "convert", "plugin", "stack select", "stack tag", "config set",
+				"config rm", "config cp", "config refresh", "env", "policy new"},
+			[]string{"stack", "config", "plugin", "policy", "org", "env", "state", "package", "deployment", "console"})
+	case "cdk":
+		return infraTable("deploys AWS infrastructure", []string{"synth", "synthesize", "diff", "ls", "list", "doctor",
+			"docs", "metadata", "notices", "acknowledge", "ack", "version", "help"},
+			[]string{"init", "context", "gc"}, nil)
+	case "wrangler":
+		return infraTable("changes a Cloudflare account", []string{"whoami", "tail", "docs", "help", "versions list",
+			"versions view", "deployments list", "deployments status", "secret list", "d1 list", "d1 info", "kv namespace",
+			"r2 bucket", "pages project", "--version", "-v"},
+			[]string{"dev", "init", "types", "login", "logout", "build", "generate"},
+			[]string{"versions", "deployments", "secret", "d1", "kv", "r2", "pages", "queues", "vectorize", "hyperdrive",
+				"workflows", "ai", "dispatch-namespace", "pipelines", "cert", "mtls-certificate", "triggers"})
+	case "serverless", "sls":
+		return infraTable("changes a deployed service", []string{"info", "print", "logs", "metrics", "help", "--version",
+			"version", "plugin list", "plugin search"}, []string{"package", "create", "install", "offline", "dev", "login",
+			"logout", "plugin", "config", "invoke local"}, []string{"plugin", "invoke"})
+	case "sam":
+		return infraTable("changes a deployed AWS application", []string{"validate", "list", "logs", "traces", "--version",
+			"--info", "help", "list resources", "list endpoints", "list stack-outputs"}, []string{"init", "build", "local",
+			"pipeline"}, []string{"list", "remote"})
 	case "semantic-release", "release-it", "np", "gh-pages":
 		return &table{widest: sd("publishes a release")}
 	case "changeset":
@@ -282,6 +310,36 @@ func flyTable() *table {
 			"volumes": sd("changes volumes"), "ips": sd("changes IP addresses"), "scale": sd("scales the app"),
 			"regions": sd("changes regions"), "checks": sd("changes checks")},
 		values: set("-a", "--app", "-c", "--config", "-t", "--access-token"), flags: set("--verbose", "--debug")}
+}
+
+// infraTable is a deployment CLI: its reads and its local changes are
+// listed, and everything else sends (docs/typed-entries.md#kinds). groups
+// take a second word, which sends unless a row names it.
+func infraTable(sends string, reads, changes, groups []string) *table {
+	s := map[string]sub{}
+	rows(s, rd, reads...)
+	rows(s, ch("changes the local project"), changes...)
+	g := map[string]sub{}
+	rows(g, sd(sends), groups...)
+	return &table{widest: sd(sends), subs: s, groups: g,
+		flags: set("--debug", "--verbose", "-v", "--help", "-h", "--json", "--yes", "-y", "--non-interactive")}
+}
+
+// denoTable: `deno publish` and `deno deploy` send; running, testing and
+// installing change; a file name runs the file. `deno task` runs a task
+// of deno.json, which no table reads: the list its entry stands in is its
+// kind, as for a command no table knows.
+func denoTable() *table {
+	s := map[string]sub{}
+	rows(s, rd, "info", "help", "types", "completions", "coverage", "doc", "check", "lint", "fmt --check", "outdated")
+	rows(s, ch("runs or installs code"), "run", "test", "bench", "serve", "repl", "eval", "compile", "bundle", "fmt",
+		"install", "i", "add", "remove", "uninstall", "cache", "init", "upgrade", "clean", "jupyter", "vendor", "approve-scripts",
+		"x")
+	rows(s, sd("publishes a package"), "publish")
+	rows(s, sd("deploys"), "deploy")
+	s["task"] = sub{}
+	return &table{widest: sd("may publish or deploy"), subs: s,
+		flags: set("-q", "--quiet", "--unstable", "-V", "--version", "-h", "--help")}
 }
 
 // colonTable is a CLI whose commands are words joined by colons
