@@ -35,7 +35,7 @@ var nodeOpts = sync.OnceValue(func() map[string]nodeGlobals {
 		"--stream", "--parallel", "--aggregate-output", "--sort", "--no-sort", "--no-bail", "--bail"}
 	return map[string]nodeGlobals{
 		"npm": {values: set("--loglevel", "--registry", "--cache", "--userconfig", "--prefix", "-w", "--workspace",
-			"--tag", "--access", "--otp", "--script-shell"),
+			"--tag", "--access", "--otp"),
 			flags:     set(append(common, "--workspaces", "-ws", "--include-workspace-root", "--no-workspaces")...),
 			selectors: set("-w", "--workspace", "--workspaces", "-ws"), dirs: set("--prefix")},
 		"pnpm": {values: set("--filter", "-F", "-C", "--dir", "--reporter", "--loglevel", "--registry", "--filter-prod",
@@ -104,6 +104,17 @@ func nodeKindIn(pm string, argv []string, cdir string, env Env, depth int, inWor
 	g := nodeOpts()[pm]
 	args := argv[1:]
 	dir, selected := "", inWorkspaces
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if name, _, _ := strings.Cut(a, "="); nodeRunsVia()[name] {
+			// npm takes any setting as an option, anywhere: a script
+			// shell, node options or a config file the agent may have
+			// written run the scripts through a program no table reads.
+			return Kind{Verb: loops.Send, Cmd: pm, Why: "is given " + name + ", so its scripts run through a program or settings the gate cannot read"}
+		}
+	}
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -267,6 +278,12 @@ func bunKind(argv []string, c shell.Clause, env Env, depth int) Kind {
 	}
 	return scriptsKind("bun", rest[0], nil, manifests, env, depth, true)
 }
+
+// nodeRunsVia are the settings that change what runs a package script.
+var nodeRunsVia = sync.OnceValue(func() map[string]bool {
+	return set("--script-shell", "--node-options", "--userconfig", "--globalconfig", "--shell", "--npm-path",
+		"--node-gyp", "--init-module")
+})
 
 // nodeRunners are the subcommands that run another command: `npm exec --
 // npm publish` is as wide as `npm publish`.
