@@ -482,3 +482,29 @@ func TestKindAttacksManifestFile(t *testing.T) {
 		}
 	}
 }
+
+// TestKindAttacksLint: lint's reach names the new wide kinds for an entry
+// whose words lead to them, so `misfiled` warns about it.
+func TestKindAttacksLint(t *testing.T) {
+	env := attackRepo(t)
+	cases := []struct{ list, entry string }{
+		{"change", "Bash(npm version *)"},
+		{"change", "Bash(bun run *)"},
+		{"read", "Bash(wget *)"},
+		{"read", "Bash(http *)"},
+		{"change", "Bash(terraform *)"},
+		{"change", "Bash(pulumi *)"},
+		{"change", "Bash(wrangler *)"},
+		{"read", "Bash(kubectl rollout *)"},
+	}
+	for _, c := range cases {
+		tw := kindLoop(t, c.list, c.entry)
+		if len(tw.Allow) != 1 {
+			t.Fatalf("%s: %d allow entries", c.entry, len(tw.Allow))
+		}
+		e := tw.Allow[0]
+		if k := Reach(e, env); ListAllows(c.list, k.Verb) {
+			t.Errorf("%s under %s reaches %s (%s), want wider than its list", c.entry, c.list, k.Verb, k.Why)
+		}
+	}
+}

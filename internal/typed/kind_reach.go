@@ -46,7 +46,7 @@ func Reach(t *loops.Typed, env Env) Kind {
 		probes = append(probes, reachOptions...)
 	}
 	switch baseName(words[0]) {
-	case "npm", "pnpm", "yarn":
+	case "npm", "pnpm", "yarn", "bun":
 		if scripts, err := readScripts(env.path("package.json").Abs); err == nil {
 			names := make([]string, 0, len(scripts))
 			for n := range scripts {
