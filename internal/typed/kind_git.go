@@ -222,7 +222,8 @@ func gitRewrite(g *shell.Git, first string, env Env) string {
 		if onProtected && hasOpt(g, "amend") {
 			return "rewrites the last commit of the protected branch " + env.Branch
 		}
-	case "checkout", "switch":
+	case "checkout", "switch", "worktree":
+		// `git worktree add -B main ../w HEAD~3` resets main as checkout -B does.
 		for i, o := range g.Options {
 			if (o.Name == "B" || o.Name == "C" || o.Name == "force-create") && ProtectedBranch(gitOptValue(g, i, ops)) {
 				return "resets the protected branch " + gitOptValue(g, i, ops)
