@@ -87,7 +87,11 @@ func clauseKind(c shell.Clause, g *shell.Git, env Env, depth int) Kind {
 	argv := c.Strings()
 	name := c.Name()
 	if name == "corepack" && len(argv) > 1 {
+		// `corepack pnpm@9.1.0 publish` runs that version of pnpm.
 		argv, name = argv[1:], baseName(argv[1])
+		if at := strings.IndexByte(name, '@'); at > 0 {
+			name = name[:at]
+		}
 	}
 	switch name {
 	case "git":
@@ -100,6 +104,8 @@ func clauseKind(c shell.Clause, g *shell.Git, env Env, depth int) Kind {
 		return gitKind(g, env)
 	case "npm", "pnpm", "yarn":
 		return nodeKind(name, argv, c, env, depth)
+	case "bun":
+		return bunKind(argv, c, env, depth)
 	}
 	if readOnly()[name] {
 		return Kind{Verb: loops.Read, Cmd: name}
@@ -166,11 +172,22 @@ type table struct {
 // values of the options the table knows; ok is false when an option before
 // them is one the table does not know (its value could be the subcommand).
 func positional(args []string, n int, values, flags map[string]bool) (out []string, rest []string, ok bool) {
+	out, rest, ok, _ = positionalGap(args, n, values, flags)
+	return out, rest, ok
+}
+
+// positionalGap is positional that also says how many words came before
+// the first option it does not know after the first word (gap, -1 for
+// none). Cobra's CLIs (gh, kubectl, docker, helm) and gcloud take an
+// option they do not know between words as taking the next word as its
+// value: `kubectl rollout -l status restart` restarts.
+func positionalGap(args []string, n int, values, flags map[string]bool) (out []string, rest []string, ok bool, gap int) {
+	gap = -1
 	for i := 0; i < len(args) && len(out) < n; i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-			return out, nil, true
+			return out, nil, true, gap
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 			name, _, hasValue := strings.Cut(a, "=")
 			switch {
@@ -178,28 +195,66 @@ func positional(args []string, n int, values, flags map[string]bool) (out []stri
 				i++
 			case values[name] || flags[name] || name == "--help" || name == "--version" || name == "-h":
 			case len(out) == 0:
-				return out, args[i:], false
+				return out, args[i:], false, gap
+			case gap < 0 && !hasValue:
+				gap = len(out)
 			}
 		default:
 			out = append(out, a)
 			rest = args[i+1:]
 		}
 	}
-	return out, rest, true
+	return out, rest, true, gap
+}
+
+// onlyHelp reports arguments that are all a help or version option.
+func onlyHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--help", "-h", "--version", "-v", "-V", "help", "version":
+		default:
+			return false
+		}
+	}
+	return len(args) > 0
+}
+
+// twoWord reports a first word with second words of its own in the
+// table: a group, or the first word of a two-word row.
+func (t *table) twoWord(w string) bool {
+	if _, g := t.groups[w]; g {
+		return true
+	}
+	for k := range t.subs {
+		if strings.HasPrefix(k, w+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *table) kind(name string, args []string) Kind {
-	words, _, ok := positional(args, 2, t.values, t.flags)
+	words, _, ok, gap := positionalGap(args, 2, t.values, t.flags)
 	if !ok {
 		return Kind{Verb: t.widest.v, Cmd: name, Why: t.widest.why}
 	}
 	if len(words) == 0 {
 		// Only options the table knows: a version or help, unless the
-		// bare command has a row of its own (`vercel` deploys).
+		// bare command has a row of its own (`vercel` deploys) or the
+		// table has no rows at all (`semantic-release`, `np` publish).
 		if s, bare := t.subs[""]; bare {
 			return Kind{Verb: s.v, Cmd: name, Why: s.why}
 		}
+		if len(t.subs) == 0 && !onlyHelp(args) {
+			return Kind{Verb: t.widest.v, Cmd: name, Why: t.widest.why}
+		}
 		return Kind{Verb: loops.Read, Cmd: name}
+	}
+	if gap == 1 && t.twoWord(words[0]) {
+		// An option the table does not know between the two words may
+		// take the second as its value (`docker compose -f ls push`).
+		return Kind{Verb: t.widest.v, Cmd: name + " " + words[0], Why: t.widest.why + " (" + words[0] +
+			" is given an option the gate does not know before its command)"}
 	}
 	cmd := name + " " + words[0]
 	s, found := sub{}, false
@@ -222,10 +277,18 @@ func (t *table) kind(name string, args []string) Kind {
 	if !found {
 		s = t.widest
 	}
+	before := true
 	for _, a := range args {
 		o, _, _ := strings.Cut(a, "=")
 		if ok, hit := t.optKinds[words[0]][o]; hit && rank(ok.v) > rank(s.v) {
 			s = ok
+		}
+		if before = before && a != words[0]; before && rank(s.v) == rank(loops.Change) {
+			// An option before the command that sends it elsewhere
+			// (`docker -H ssh://prod rm db`).
+			if ok, hit := t.optKinds[""][o]; hit {
+				s = ok
+			}
 		}
 	}
 	return Kind{Verb: s.v, Cmd: cmd, Why: s.why}

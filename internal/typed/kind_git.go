@@ -13,7 +13,9 @@ import (
 // deleting or force-updating one rewrites history people rely on; every
 // tag is protected the same way.
 func ProtectedBranch(name string) bool {
-	name = strings.TrimPrefix(name, "refs/heads/")
+	// Case folded: on a case-insensitive file system refs/heads/MAIN is
+	// the file of refs/heads/main.
+	name = strings.ToLower(strings.TrimPrefix(name, "refs/heads/"))
 	switch name {
 	case "main", "master", "production", "release":
 		return true
@@ -79,6 +81,47 @@ func gitKind(g *shell.Git, env Env) Kind {
 		return Kind{Verb: loops.Read, Cmd: k.Cmd}
 	}
 	return k
+}
+
+// switchedBranch says which branch a clause leaves HEAD on when it is a
+// `git switch` or `git checkout` to another branch; a target it cannot
+// name (`git switch -`, a word built at run time) is taken to be a
+// protected one, main, so a rewrite after it asks.
+func switchedBranch(c shell.Clause, env Env) (string, bool) {
+	if c.Name() != "git" {
+		return "", false
+	}
+	g, _ := c.Git()
+	if g == nil || g.Opaque {
+		return "main", true
+	}
+	first, _, _ := strings.Cut(g.Sub, " ")
+	if first != "switch" && first != "checkout" {
+		return "", false
+	}
+	for i, o := range g.Options {
+		switch o.Name {
+		case "b", "B", "c", "C", "create", "force-create", "orphan":
+			var ops []string
+			for _, w := range g.Operands {
+				ops = append(ops, w.Text)
+			}
+			return gitOptValue(g, i, ops), true
+		case "detach", "d":
+			return "", true
+		}
+	}
+	if g.DashDash || len(g.Operands) == 0 {
+		return "", false // paths, or nothing to switch to
+	}
+	op := g.Operands[0]
+	switch {
+	case !op.Literal || op.Text == "-" || strings.HasPrefix(op.Text, "@{"):
+		return "main", true
+	case first == "switch" || LocalBranch(env.Root, op.Text) || ProtectedBranch(op.Text):
+		return op.Text, true
+	}
+	return "", false
 }
 
 // gitOnlyLists reports the forms of branch, tag, stash, remote, config and
@@ -155,6 +198,9 @@ func gitRewrite(g *shell.Git, first string, env Env) string {
 		if hasOpt(g, "root") {
 			return "rewrites every commit of the branch, those the protected branches hold included"
 		}
+		if hasOpt(g, "update-refs") || !hasOpt(g, "no-update-refs") && configTrue(env, "rebase.updaterefs") {
+			return "moves every branch that points into the commits it rewrites, protected ones included (--update-refs)"
+		}
 		if len(ops) >= 2 && ProtectedBranch(ops[1]) {
 			return "rewrites the protected branch " + ops[1]
 		}
@@ -176,7 +222,8 @@ func gitRewrite(g *shell.Git, first string, env Env) string {
 		if onProtected && hasOpt(g, "amend") {
 			return "rewrites the last commit of the protected branch " + env.Branch
 		}
-	case "checkout", "switch":
+	case "checkout", "switch", "worktree":
+		// `git worktree add -B main ../w HEAD~3` resets main as checkout -B does.
 		for i, o := range g.Options {
 			if (o.Name == "B" || o.Name == "C" || o.Name == "force-create") && ProtectedBranch(gitOptValue(g, i, ops)) {
 				return "resets the protected branch " + gitOptValue(g, i, ops)
@@ -187,6 +234,20 @@ func gitRewrite(g *shell.Git, first string, env Env) string {
 		// does; the typed units make such a clause opaque already.
 	}
 	return ""
+}
+
+// configTrue reports a boolean git setting that is on in the repository's
+// configuration (its last value wins).
+func configTrue(env Env, key string) bool {
+	vals := env.gitConfig()[key]
+	if len(vals) == 0 {
+		return false
+	}
+	switch strings.ToLower(vals[len(vals)-1]) {
+	case "true", "yes", "on", "1", "":
+		return true
+	}
+	return false
 }
 
 // gitOptValue is an option's value: given with it, or the first operand

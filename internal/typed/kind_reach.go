@@ -10,12 +10,13 @@ import (
 
 // reachWords are further words a final ` *` lets through: subcommands
 // that publish, deploy, push, merge or that no table knows.
-var reachWords = []string{"publish", "deploy", "push", "merge", "apply", "delete", "frobnicate-unknown"}
+var reachWords = []string{"publish", "deploy", "push", "merge", "apply", "delete", "frobnicate-unknown", "POST"}
 
 // reachOptions are the options that make a read or a local change send
 // or rewrite a protected ref, tried after an entry that spells no option
 // of its own (`Bash(gh api *)`, `Bash(git branch *)`).
-var reachOptions = []string{"-X PUT repos/o/r/pulls/1/merge", "-f main HEAD~1", "-d v1", "--root", "--push", "-B main", "--amend"}
+var reachOptions = []string{"-X PUT repos/o/r/pulls/1/merge", "-f main HEAD~1", "-d v1", "--root", "--push", "-B main", "--amend",
+	"--post-data=x"}
 
 // Reach is the widest kind of the clauses a Bash entry names
 // (docs/typed-entries.md#kinds): its own words, and for an entry with a
@@ -45,7 +46,7 @@ func Reach(t *loops.Typed, env Env) Kind {
 		probes = append(probes, reachOptions...)
 	}
 	switch baseName(words[0]) {
-	case "npm", "pnpm", "yarn":
+	case "npm", "pnpm", "yarn", "bun":
 		if scripts, err := readScripts(env.path("package.json").Abs); err == nil {
 			names := make([]string, 0, len(scripts))
 			for n := range scripts {

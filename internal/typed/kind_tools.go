@@ -70,6 +70,34 @@ func toolTable(name string) *table {
 				"plugins:uninstall", "update", "autocomplete"})
 	case "fly", "flyctl":
 		return flyTable()
+	case "deno":
+		return denoTable()
+	case "pulumi":
+		return infraTable("changes real infrastructure", []string{"preview", "pre", "whoami", "version", "about", "logs",
+			"stack ls", "stack output", "stack export", "stack history", "stack graph", "config get", "plugin ls", "help",
+			"gen-completion", "schema check"},
+			[]string{"login", "logout", "new", "install", "convert", "plugin", "stack select", "stack tag", "config set",
+				"config rm", "config cp", "config refresh", "env", "policy new"},
+			[]string{"stack", "config", "plugin", "policy", "org", "env", "state", "package", "deployment", "console"})
+	case "cdk":
+		return infraTable("deploys AWS infrastructure", []string{"synth", "synthesize", "diff", "ls", "list", "doctor",
+			"docs", "metadata", "notices", "acknowledge", "ack", "version", "help"},
+			[]string{"init", "context", "gc"}, nil)
+	case "wrangler":
+		return infraTable("changes a Cloudflare account", []string{"whoami", "tail", "docs", "help", "versions list",
+			"versions view", "deployments list", "deployments status", "secret list", "d1 list", "d1 info", "kv namespace",
+			"r2 bucket", "pages project", "--version", "-v"},
+			[]string{"dev", "init", "types", "login", "logout", "build", "generate"},
+			[]string{"versions", "deployments", "secret", "d1", "kv", "r2", "pages", "queues", "vectorize", "hyperdrive",
+				"workflows", "ai", "dispatch-namespace", "pipelines", "cert", "mtls-certificate", "triggers"})
+	case "serverless", "sls":
+		return infraTable("changes a deployed service", []string{"info", "print", "logs", "metrics", "help", "--version",
+			"version", "plugin list", "plugin search"}, []string{"package", "create", "install", "offline", "dev", "login",
+			"logout", "plugin", "config", "invoke local"}, []string{"plugin", "invoke"})
+	case "sam":
+		return infraTable("changes a deployed AWS application", []string{"validate", "list", "logs", "traces", "--version",
+			"--info", "help", "list resources", "list endpoints", "list stack-outputs"}, []string{"init", "build", "local",
+			"pipeline"}, []string{"list", "remote"})
 	case "semantic-release", "release-it", "np", "gh-pages":
 		return &table{widest: sd("publishes a release")}
 	case "changeset":
@@ -185,11 +213,17 @@ func dockerTable() *table {
 			"system": ch("changes the local daemon"), "compose": ch("changes local containers"),
 			"buildx": ch("builds images"), "context": ch("changes the docker context"), "builder": ch("changes builders"),
 			"manifest": ch("changes manifests")},
-		values: set("--config", "-c", "--context", "-H", "--host", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"),
-		flags:  set("-D", "--debug", "--tls", "--tlsverify", "-v", "--version")}
+		values: set("--config", "-c", "--context", "-H", "--host", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey",
+			// docker compose's own options before its command
+			"-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory", "--ansi", "--progress",
+			"--parallel"),
+		flags: set("-D", "--debug", "--tls", "--tlsverify", "-v", "--version", "--dry-run", "--compatibility", "--all-resources")}
 	push := map[string]sub{"--push": sd("pushes the image it builds"), "--output": sd("may push the image it builds"),
 		"-o": sd("may push the image it builds")}
-	t.optKinds = map[string]map[string]sub{"build": push, "buildx": push, "image": push}
+	remote := sd("changes containers on another Docker host")
+	t.optKinds = map[string]map[string]sub{"build": push, "buildx": push, "image": push,
+		"compose": {"--push": sd("pushes the images it builds")},
+		"":        {"-H": remote, "--host": remote, "-c": remote, "--context": remote}}
 	return t
 }
 
@@ -230,14 +264,19 @@ func terraformTable() *table {
 	rows(s, rd, "plan", "show", "output", "validate", "graph", "providers", "version", "console", "state list",
 		"state show", "state pull", "workspace list", "workspace show", "help", "-version", "-help")
 	rows(s, ch("changes the local working directory"), "init", "get", "fmt", "workspace", "providers lock",
-		"providers mirror", "test", "modules")
+		"providers mirror", "modules", "workspace select")
 	rows(s, sd("changes real infrastructure or its state"), "apply", "destroy", "import", "taint", "untaint", "refresh",
 		"force-unlock", "login", "logout", "state")
+	// `terraform test` applies its run blocks to real infrastructure and
+	// destroys them after; a workspace's state lives in the backend.
+	rows(s, sd("creates and destroys real infrastructure"), "test")
+	rows(s, sd("changes the backend's workspaces"), "workspace new", "workspace delete")
 	t := &table{widest: sd("may change real infrastructure"), subs: s,
 		groups: map[string]sub{"state": sd("changes the infrastructure's state"), "workspace": ch("changes workspaces"),
 			"providers": rd},
 		values: set("-chdir"), flags: set("-version", "-help", "-v")}
-	t.optKinds = map[string]map[string]sub{"plan": {"-out": ch("writes a plan file")}}
+	t.optKinds = map[string]map[string]sub{"plan": {"-out": ch("writes a plan file")},
+		"init": {"-migrate-state": sd("copies the state to another backend"), "-force-copy": sd("copies the state to another backend")}}
 	return t
 }
 
@@ -273,6 +312,36 @@ func flyTable() *table {
 		values: set("-a", "--app", "-c", "--config", "-t", "--access-token"), flags: set("--verbose", "--debug")}
 }
 
+// infraTable is a deployment CLI: its reads and its local changes are
+// listed, and everything else sends (docs/typed-entries.md#kinds). groups
+// take a second word, which sends unless a row names it.
+func infraTable(sends string, reads, changes, groups []string) *table {
+	s := map[string]sub{}
+	rows(s, rd, reads...)
+	rows(s, ch("changes the local project"), changes...)
+	g := map[string]sub{}
+	rows(g, sd(sends), groups...)
+	return &table{widest: sd(sends), subs: s, groups: g,
+		flags: set("--debug", "--verbose", "-v", "--help", "-h", "--json", "--yes", "-y", "--non-interactive")}
+}
+
+// denoTable: `deno publish` and `deno deploy` send; running, testing and
+// installing change; a file name runs the file. `deno task` runs a task
+// of deno.json, which no table reads: the list its entry stands in is its
+// kind, as for a command no table knows.
+func denoTable() *table {
+	s := map[string]sub{}
+	rows(s, rd, "info", "help", "types", "completions", "coverage", "doc", "check", "lint", "fmt --check", "outdated")
+	rows(s, ch("runs or installs code"), "run", "test", "bench", "serve", "repl", "eval", "compile", "bundle", "fmt",
+		"install", "i", "add", "remove", "uninstall", "cache", "init", "upgrade", "clean", "jupyter", "vendor", "approve-scripts",
+		"x")
+	rows(s, sd("publishes a package"), "publish")
+	rows(s, sd("deploys"), "deploy")
+	s["task"] = sub{}
+	return &table{widest: sd("may publish or deploy"), subs: s,
+		flags: set("-q", "--quiet", "--unstable", "-V", "--version", "-h", "--help")}
+}
+
 // colonTable is a CLI whose commands are words joined by colons
 // (`sites:list`): the reads and local changes are listed, everything else
 // sends.
@@ -301,7 +370,7 @@ var (
 // commands by their verb (`gh pr view` reads, `gh pr checkout` changes the
 // work tree, `gh pr merge` sends).
 func ghKind(name string, args []string) Kind {
-	words, rest, ok := positional(args, 2, nil, set("--help", "--version"))
+	words, rest, ok, gap := positionalGap(args, 2, set("-R", "--repo"), set("--help", "--version"))
 	if ok && len(words) == 0 && len(args) > 0 && !slices.ContainsFunc(args, func(a string) bool { return a != "--version" && a != "--help" && a != "-h" }) {
 		return Kind{Verb: loops.Read, Cmd: name + " " + args[0]} // `gh --version` prints, nothing else
 	}
@@ -320,10 +389,18 @@ func ghKind(name string, args []string) Kind {
 	default:
 		return Kind{Verb: loops.Send, Cmd: cmd, Why: "is not a gh command the gate knows, so it may change anything on GitHub"}
 	}
+	if gap == 1 && len(words) > 1 {
+		// cobra reads an option it does not know as taking the next word:
+		// `gh pr --frob view merge 1` merges.
+		return Kind{Verb: loops.Send, Cmd: cmd, Why: "is given an option the gate does not know before its command, so it may change anything on GitHub"}
+	}
 	if len(words) < 2 {
 		return Kind{Verb: loops.Read, Cmd: cmd}
 	}
 	v := words[1]
+	if (words[0] == "extension" || words[0] == "ext") && v == "exec" {
+		return Kind{Verb: loops.Send, Cmd: cmd, Why: "runs an extension, which may change anything on GitHub"}
+	}
 	switch {
 	case words[0] == "label" && v == "clone", words[0] == "repo" && v == "sync" && len(rest) > 0,
 		words[0] == "codespace" || words[0] == "cs":
@@ -372,13 +449,13 @@ func ghAPIKind(args []string) Kind {
 			field = a[2:]
 		case a == "--input" || strings.HasPrefix(a, "--input="):
 			files = true
-		case a == "-H" || a == "--header":
-			if m := methodOverride(val()); m != "" {
-				method = m
+		case a == "-H" || a == "--header" || strings.HasPrefix(a, "--header=") || strings.HasPrefix(a, "-H") && len(a) > 2:
+			h := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(a, "--header="), "-H"), "--header")
+			if h == "" {
+				h = val()
 			}
-		case strings.HasPrefix(a, "--header=") || strings.HasPrefix(a, "-H"):
-			if m := methodOverride(strings.TrimPrefix(strings.TrimPrefix(a, "--header="), "-H")); m != "" {
-				method = m
+			if overridesMethod(h) {
+				method = "OVERRIDE"
 			}
 		case a == "-q" || a == "--jq" || a == "-t" || a == "--template" ||
 			a == "--hostname" || a == "--cache" || a == "-p" || a == "--preview":
@@ -460,18 +537,18 @@ func cloudKind(groups map[string]bool) func(string, []string) Kind {
 	reads := set("list", "describe", "show", "info", "version", "help", "read", "get-value", "get-iam-policy",
 		"print-access-token", "print-identity-token", "tail", "logs", "get", "exists", "list-locations")
 	return func(name string, args []string) Kind {
-		words, _, ok := positional(args, 8, set("--project", "--account", "--configuration", "--format", "--region",
+		words, _, ok, gap := positionalGap(args, 8, set("--project", "--account", "--configuration", "--format", "--region",
 			"--zone", "--verbosity", "-o", "--output", "--subscription", "--query", "-g", "--resource-group"),
 			set("--quiet", "-q", "--verbose", "--debug", "--only-show-errors", "--help", "-h"))
 		if !ok || len(words) == 0 {
 			return Kind{Verb: loops.Send, Cmd: name, Why: "may change cloud resources"}
 		}
 		for i, w := range words {
-			if groups[w] {
+			if groups[w] && (gap < 0 || gap > i+1) {
 				continue
 			}
 			cmd := name + " " + strings.Join(words[:i+1], " ")
-			if reads[w] {
+			if reads[w] && (gap < 0 || gap > i) {
 				return Kind{Verb: loops.Read, Cmd: cmd}
 			}
 			return Kind{Verb: loops.Send, Cmd: cmd, Why: "changes cloud resources"}
@@ -529,7 +606,28 @@ func gsutilKind(name string, args []string) Kind {
 func curlKind(name string, args []string) Kind {
 	for i, a := range args {
 		name, val, _ := strings.Cut(a, "=")
+		if strings.HasPrefix(name, "--") && len(name) > 3 {
+			// curl takes an unambiguous start of a long option for it
+			// (`--req PUT`); one that starts an option that sends, sends.
+			for _, o := range []string{"--data", "--json", "--form", "--upload-file", "--request", "--config", "--quote",
+				"--mail-rcpt", "--mail-from", "--post301", "--post302", "--post303"} {
+				if strings.HasPrefix(o, name) && name != "--request-target" {
+					return Kind{Verb: loops.Send, Cmd: "curl", Why: "may send data (" + name + ")"}
+				}
+			}
+		}
 		switch {
+		case name == "-H" || name == "--header" || strings.HasPrefix(a, "-H"):
+			h := strings.TrimPrefix(a, "-H")
+			if name == "-H" || name == "--header" {
+				h = val
+				if h == "" && i+1 < len(args) {
+					h = args[i+1]
+				}
+			}
+			if overridesMethod(h) {
+				return Kind{Verb: loops.Send, Cmd: "curl", Why: "sends a request whose method a header overrides"}
+			}
 		case name == "-X" || name == "--request":
 			if i+1 < len(args) && val == "" {
 				val = args[i+1]
@@ -541,24 +639,13 @@ func curlKind(name string, args []string) Kind {
 			if m := strings.ToUpper(a[2:]); m != "GET" && m != "HEAD" {
 				return Kind{Verb: loops.Send, Cmd: "curl", Why: "sends a " + m + " request"}
 			}
-		case name == "-H" || name == "--header" || strings.HasPrefix(a, "-H"):
-			h := strings.TrimPrefix(a, "-H")
-			if name == "--header" {
-				h = val
-			}
-			if (a == "-H" || a == "--header") && i+1 < len(args) {
-				h = args[i+1]
-			}
-			if m := methodOverride(h); m != "" && m != "GET" && m != "HEAD" {
-				return Kind{Verb: loops.Send, Cmd: "curl", Why: "sends a " + m + " request"}
-			}
-		case name == "-K" || name == "--config" || strings.HasPrefix(a, "-K"):
-			return Kind{Verb: loops.Send, Cmd: "curl", Why: "reads its options from a file, which may send data"}
 		case strings.HasPrefix(name, "--data") || name == "--json" || name == "--form" || strings.HasPrefix(name, "--form-") ||
 			name == "--upload-file" || name == "-T" || name == "-F" || name == "-d" ||
 			strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "-F") || strings.HasPrefix(a, "-T"):
 			return Kind{Verb: loops.Send, Cmd: "curl", Why: "sends data"}
-		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], "dFTXK"):
+		case name == "-K" || name == "--config" || name == "-Q" || strings.HasPrefix(a, "-K") || strings.HasPrefix(a, "-Q"):
+			return Kind{Verb: loops.Send, Cmd: "curl", Why: "reads a config file or sends server commands"}
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], "dFTXKQ"):
 			// a cluster such as -sd or -sX
 			return Kind{Verb: loops.Send, Cmd: "curl", Why: "may send data"}
 		}
@@ -566,13 +653,29 @@ func curlKind(name string, args []string) Kind {
 	return Kind{Verb: loops.Read, Cmd: "curl"}
 }
 
-// wgetKind: a POST or another method sends; a download reads.
+// wgetKind: a POST or another method sends, and so do wgetrc commands
+// (`-e post_data=x`, `--config`), which can set them; a download reads.
+// wget, like getopt, takes an unambiguous start of a long option for it.
 func wgetKind(name string, args []string) Kind {
 	for _, a := range args {
 		n, _, _ := strings.Cut(a, "=")
-		switch n {
-		case "--post-data", "--post-file", "--method", "--body-data", "--body-file":
-			return Kind{Verb: loops.Send, Cmd: "wget", Why: "sends data"}
+		if strings.HasPrefix(n, "--") && len(n) > 3 {
+			for _, o := range []string{"--post-data", "--post-file", "--method", "--body-data", "--body-file", "--execute", "--config"} {
+				if strings.HasPrefix(o, n) {
+					return Kind{Verb: loops.Send, Cmd: "wget", Why: "sends data, or runs wgetrc commands that may (" + n + ")"}
+				}
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") {
+			for _, c := range a[1:] {
+				if c == 'e' {
+					return Kind{Verb: loops.Send, Cmd: "wget", Why: "runs wgetrc commands, which may send data"}
+				}
+				if strings.ContainsRune("oaOiBtTwQPUDIXlAR", c) {
+					break // the rest is this option's value
+				}
+			}
 		}
 	}
 	return Kind{Verb: loops.Read, Cmd: "wget"}
@@ -620,8 +723,8 @@ func httpieKind(name string, args []string) Kind {
 		words = words[1:]
 	}
 	for _, item := range words[min(1, len(words)):] {
-		if m := methodOverride(item); m != "" && m != "GET" && m != "HEAD" {
-			return Kind{Verb: loops.Send, Cmd: name, Why: "sends a " + m + " request"}
+		if c := strings.Index(item, ":"); c > 0 && !strings.ContainsAny(item[:c], "=@") && overridesMethod(item) {
+			return Kind{Verb: loops.Send, Cmd: name, Why: "sends a request whose method a header overrides"}
 		}
 		if i := strings.IndexAny(item, "=:@"); i >= 0 && !strings.HasPrefix(item[i:], "==") &&
 			!(item[i] == ':' && !strings.HasPrefix(item[i:], ":=")) {
@@ -641,21 +744,11 @@ func isMethod(w string) bool {
 	return w != ""
 }
 
-// methodOverride is the method a request header asks a server to take the
-// request as (`X-HTTP-Method-Override: PUT`, and its X-HTTP-Method and
-// X-Method-Override spellings), "" for any other header: a GET that
-// carries one is as wide as the method it names.
-func methodOverride(header string) string {
-	name, value, ok := strings.Cut(header, ":")
-	if !ok {
-		return ""
-	}
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "x-http-method-override", "x-http-method", "x-method-override":
-		if m := strings.ToUpper(strings.TrimSpace(value)); m != "" {
-			return m
-		}
-		return "OVERRIDE"
-	}
-	return ""
+// overridesMethod reports a header that asks the server for another
+// method (X-HTTP-Method-Override, X-HTTP-Method, X-Method-Override and any
+// other header so named), or headers read from a file (`@file`), which
+// may hold one: a GET that carries one is as wide as what it may name.
+func overridesMethod(h string) bool {
+	name, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(h)), ":")
+	return strings.HasPrefix(h, "@") || strings.Contains(name, "method")
 }

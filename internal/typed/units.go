@@ -200,8 +200,23 @@ func bashUnits(cmd string, env Env) []Unit {
 		return []Unit{{Canon: "Bash " + cmd, Opaque: "not readable as shell: " + s.Why}}
 	}
 	var out []Unit
+	rewriter := ""
 	for _, c := range s.Clauses {
 		u := clauseUnit(c, env)
+		if len(u.Kind.Manifests) > 0 && rewriter != "" {
+			// package.json is read as it is now, before the call runs
+			// (docs/typed-entries.md#kinds).
+			u.Kind = Kind{Verb: loops.Send, Cmd: u.Kind.Cmd, Why: "runs a package script after `" + rewriter +
+				"`, which may change package.json first, so what it runs cannot be read"}
+		}
+		if rewriter == "" && rewritesManifests(c) {
+			rewriter = c.Text
+		}
+		if b, moved := switchedBranch(c, env); moved {
+			// The clauses after it run on that branch: `git switch main;
+			// git commit --amend` rewrites main.
+			env.Branch = b
+		}
 		// a substitution that only prints a literal text ("$(cat <<'EOF'
 		// …)" as a message) runs nothing an entry must allow
 		own := reparsed(c.Via) && !(substituted(c.Via) && c.PrintsLiteral()) || findRun(c)
@@ -301,6 +316,11 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 	u.Call.Cmd = cmd
 	if u.Opaque == "" {
 		u.Kind = clauseKind(c, g, env, 0)
+	} else if knownTool(c) {
+		// A tool the tables know, given words no one can read (`xargs
+		// npm`, `find -exec npm publish`): as wide as the tool may be, so
+		// the wrapper that runs it is too.
+		u.Kind = Kind{Verb: loops.Send, Cmd: c.Name(), Why: "is given words that cannot be read (" + u.Opaque + ")"}
 	}
 	u.Canon = canonical(cmd)
 	if c.Dir != "" {
