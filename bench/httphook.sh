@@ -38,27 +38,27 @@ export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 # setup GW REPO PORT: a repository with the fix loop and 50 more, a hook
 # key (in $REPO.key) and GW's server listening on PORT.
 setup() {
-  gw=$1 repo=$2 port=$3
-  mkdir -p "$repo"
+  s_gw=$1 s_repo=$2 s_port=$3
+  mkdir -p "$s_repo"
   (
-    cd "$repo"
+    cd "$s_repo"
     git init -q -b main
     echo hello > README.md
-    "$gw" init >/dev/null
-    "$gw" new fix --template fix-bug-on-branch >/dev/null
+    "$s_gw" init >/dev/null
+    "$s_gw" new fix --template fix-bug-on-branch >/dev/null
     i=1
     while [ $i -le 50 ]; do
       n2=$(printf '%02d' $i)
-      "$gw" new "task-$n2" --template fix >/dev/null 2>&1 || true
+      "$s_gw" new "task-$n2" --template fix >/dev/null 2>&1 || true
       i=$((i + 1))
     done
     git add -A && git commit -q -m init
-    "$gw" keys create --label bench --scope hook 2>/dev/null > "$repo.key"
-    "$gw" serve --addr "127.0.0.1:$port" 2>"$repo.log" &
-    echo $! > "$repo.pid"
+    "$s_gw" keys create --label bench --scope hook 2>/dev/null > "$s_repo.key"
+    "$s_gw" serve --addr "127.0.0.1:$s_port" 2>"$s_repo.log" &
+    echo $! > "$s_repo.pid"
   )
-  pids="$pids $(cat "$repo.pid")"
-  for _ in 1 2 3 4 5 6 7 8 9 10; do grep -q serving "$repo.log" 2>/dev/null && break; sleep 0.3; done
+  pids="$pids $(cat "$s_repo.pid")"
+  for _ in 1 2 3 4 5 6 7 8 9 10; do grep -q serving "$s_repo.log" 2>/dev/null && break; sleep 0.3; done
 }
 gw="$work/gitwarrant"
 repo="$work/repo"
