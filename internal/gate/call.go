@@ -46,6 +46,10 @@ type Call struct {
 	// (git.go) the first time a push or fetch needs it.
 	gitConfig     map[string][]string
 	gitConfigRead bool
+	// head is HEAD as the place's repository holds it (trimmed), read by
+	// headOf once per call; headOK says it could be read.
+	head             string
+	headRead, headOK bool
 	// Secret names a secret or key file the call touches: no entry allows
 	// such a call on its own, a person decides.
 	Secret string

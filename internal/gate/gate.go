@@ -15,6 +15,7 @@ import (
 
 	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
+	"github.com/gitwarrant/gitwarrant/internal/project"
 	"github.com/gitwarrant/gitwarrant/internal/record"
 	"github.com/gitwarrant/gitwarrant/internal/vouch"
 )
@@ -47,6 +48,39 @@ type Env struct {
 	// TypedAllower. Nil allows nothing: a call no loop stops asks, so a
 	// surface that forgets it fails closed.
 	Allower Allower
+	// Vouches is a long-lived process's memo of vouching, reused only for
+	// the same allowed_signers bytes and the same record refs at the same
+	// commits (vouch.Memo). Nil: worked out on every decision.
+	Vouches *vouch.Memo
+
+	// rec is the project's record as this decision opened it, shared by
+	// its stages (set by decide).
+	rec *decisionRecord
+}
+
+// decisionRecord is a project's record opened once for one decision:
+// vouching and the append each opened it again, which found the
+// repository and read its config for the format check each time
+// (docs/performance.md#the-http-hook-in-the-server).
+type decisionRecord struct {
+	p      *project.Project
+	opened bool
+	r      *record.Record
+	err    error
+}
+
+// record opens p's record (without draining the journals: the append
+// commits the writer's journal under its lock), once per decision.
+func (e Env) record(p *project.Project) (*record.Record, error) {
+	d := e.rec
+	if d == nil || d.p != p {
+		return record.OpenUndrained(p)
+	}
+	if !d.opened {
+		d.opened = true
+		d.r, d.err = record.OpenUndrained(p)
+	}
+	return d.r, d.err
 }
 
 // allow asks the Allower whether l allows c; without one nothing is
@@ -163,6 +197,9 @@ func decide(env Env, o Options, data []byte, readErr error) Answer {
 		return Asks("cannot read the hook payload: %v", err)
 	}
 	place := FindPlace(env.getenv, o.Dir, env.getenv("CLAUDE_PROJECT_DIR"), pl.Cwd, env.Cwd)
+	if place.Project != nil {
+		env.rec = &decisionRecord{p: place.Project}
+	}
 	c := Analyse(pl, place, env)
 	if c.Denied != "" {
 		a := Answer{Verdict: loops.Deny, Reason: hook.Reason("", "self-protection", humanOnlyPrefix+c.Denied), Rule: "self-protection: " + c.Denied}
@@ -187,7 +224,8 @@ func decide(env Env, o Options, data []byte, readErr error) Answer {
 	// The loops are loaded as the record puts them in force: a loop's
 	// bytes count only when a signed entry vouches for them
 	// (docs/signing.md#only-a-signed-warrant-is-in-force).
-	env.Loops = vouch.Loader(env.loops(place), place.Project)
+	rec, err := env.record(place.Project)
+	env.Loops = env.loops(place).WithVoucher(vouch.NewIn(place.Project, rec, err, env.Vouches))
 	return decideWarrant(env, o, place, c)
 }
 

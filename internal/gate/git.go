@@ -165,32 +165,47 @@ func (a *analysis) git(g *shell.Git, cl *shell.Clause, st *shellState) {
 			}
 		}
 	}
+	// Only a push reads the branch and the configuration (PushIn is nil
+	// without one): every other git clause would read HEAD and four
+	// config files for nothing.
+	if g.Push != nil {
+		a.push(g, st)
+	}
+	if sub != "" && !lit {
+		c.opaque()
+	}
+}
+
+// push describes a push for ask and never entries, under the branch and
+// configuration it runs with, and denies one that forces, deletes or
+// mirrors refs/gitwarrant.
+func (a *analysis) push(g *shell.Git, st *shellState) {
+	c := a.c
 	branch := a.branch()
 	if st.headBranch != "" {
 		branch = st.headBranch
 	}
-	if p := g.PushIn(a.config(st), branch); p != nil {
-		if st.headMoved != "" && pushesCurrent(p) {
-			// HEAD (or a push with no refspec) names the branch the
-			// earlier clause left checked out, not the one on disk now.
-			c.unreadable("it pushes HEAD after `" + st.headMoved + "`, which may have changed the current branch")
-		}
-		c.Texts = append(c.Texts, p.Describe()...)
-		c.Texts = append(c.Texts, pushMeans(p, branch)...)
-		if p.Mirror {
-			c.deny("git push --mirror forces and deletes every ref on the remote, the record's included")
-		}
-		for _, u := range p.Updates {
-			if !touchesRecordRef(u.Dst) && !wildRef(u.Dst) {
-				continue
-			}
-			if u.Delete || u.Force || p.Force || p.Delete {
-				c.deny("this push deletes or forces refs/gitwarrant, where the record is committed")
-			}
-		}
+	p := g.PushIn(a.config(st), branch)
+	if p == nil {
+		return
 	}
-	if sub != "" && !lit {
-		c.opaque()
+	if st.headMoved != "" && pushesCurrent(p) {
+		// HEAD (or a push with no refspec) names the branch the
+		// earlier clause left checked out, not the one on disk now.
+		c.unreadable("it pushes HEAD after `" + st.headMoved + "`, which may have changed the current branch")
+	}
+	c.Texts = append(c.Texts, p.Describe()...)
+	c.Texts = append(c.Texts, pushMeans(p, branch)...)
+	if p.Mirror {
+		c.deny("git push --mirror forces and deletes every ref on the remote, the record's included")
+	}
+	for _, u := range p.Updates {
+		if !touchesRecordRef(u.Dst) && !wildRef(u.Dst) {
+			continue
+		}
+		if u.Delete || u.Force || p.Force || p.Delete {
+			c.deny("this push deletes or forces refs/gitwarrant, where the record is committed")
+		}
 	}
 }
 
@@ -406,14 +421,33 @@ func (a *analysis) config(st *shellState) map[string][]string {
 	return out
 }
 
-// branch is the current branch ("" when detached or unknown).
+// branch is the current branch ("" when detached or unknown), read as
+// gitx's ReadHead reads it.
 func (a *analysis) branch() string {
-	if a.place.Repo != nil {
-		if h, err := a.place.Repo.ReadHead(); err == nil {
-			return h.Branch
-		}
+	s, ok := a.c.headOf(a.place)
+	if !ok {
+		return ""
+	}
+	if ref, ok := strings.CutPrefix(s, "ref:"); ok {
+		return strings.TrimPrefix(strings.TrimSpace(ref), "refs/heads/")
 	}
 	return ""
+}
+
+// headOf is HEAD in pl's repository, trimmed, and whether it could be
+// read. It is read once per call: the kind, a push and the typed entries
+// each need the branch, and each read cost four system calls
+// (docs/performance.md#the-http-hook-in-the-server).
+func (c *Call) headOf(pl Place) (string, bool) {
+	if !c.headRead {
+		c.headRead = true
+		if pl.Repo != nil {
+			if b, err := gitx.ReadFile(filepath.Join(pl.Repo.GitDir, "HEAD")); err == nil {
+				c.head, c.headOK = strings.TrimSpace(string(b)), true
+			}
+		}
+	}
+	return c.head, c.headOK
 }
 
 // repoConfig is the configuration git reads from its files for this

@@ -97,10 +97,11 @@ func (pl Place) hooksDirs() []string {
 				continue
 			}
 			seen[f] = true
-			if v := gitx.ConfigValue(f, "core", "hooksPath"); v != "" {
+			vs := gitx.ConfigKeys(f, "core.hooksPath", "include.path") // one read of f
+			if v := vs[0]; v != "" {
 				out = append(out, pl.configPath(v, pl.Root))
 			}
-			if inc := gitx.ConfigValue(f, "include", "path"); inc != "" {
+			if inc := vs[1]; inc != "" {
 				next = append(next, pl.configPath(inc, filepath.Dir(f)))
 			}
 		}

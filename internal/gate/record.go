@@ -43,15 +43,16 @@ func Check(p *project.Project, req CheckRequest) (loops.Result, *chain.Entry, er
 // Record appends a decided check to the record (nothing when req.Record is
 // false).
 func Record(p *project.Project, req CheckRequest, res loops.Result) (*chain.Entry, error) {
-	return recordCheck(nil, p, req, res)
+	return recordCheck(Env{}, p, req, res)
 }
 
-// recordCheck is Record through j when it is set (a server's journal).
-func recordCheck(j *record.Journal, p *project.Project, req CheckRequest, res loops.Result) (*chain.Entry, error) {
+// recordCheck is Record in env: through its journal when it has one (a
+// server's), in the record its decision opened.
+func recordCheck(env Env, p *project.Project, req CheckRequest, res loops.Result) (*chain.Entry, error) {
 	// Opened even when not recording: a repository gitwarrant refuses
 	// (gitx.ErrUnsupported) gets no verdict from any surface. The append
 	// commits the writer's journal itself, under the writer's lock.
-	rec, err := record.OpenUndrained(p)
+	rec, err := env.record(p)
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
@@ -65,7 +66,7 @@ func recordCheck(j *record.Journal, p *project.Project, req CheckRequest, res lo
 	if rec.Repo() == nil {
 		blob = req.Loop.Digest
 	}
-	e, err := appendTo(j, rec, chain.Entry{
+	e, err := appendTo(env.Journal, rec, chain.Entry{
 		Loop: req.Loop.Name, Kind: chain.KindCheck, Action: string(req.Verb), Target: req.Target,
 		Verdict: string(res.Verdict), Rule: res.Rule, Via: req.Via, LoopBlob: blob,
 		Engine: loops.EngineVersion, Extra: req.Extra,
@@ -110,7 +111,7 @@ func entryFor(c *Call, o Options, loop, rule string, v loops.Verdict) chain.Entr
 }
 
 func appendEntry(env Env, p *project.Project, e chain.Entry) error {
-	rec, err := record.OpenUndrained(p)
+	rec, err := env.record(p)
 	if err != nil {
 		return err
 	}

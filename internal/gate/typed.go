@@ -22,9 +22,23 @@ func typedEnv(c *Call, place Place, env Env) typed.Env {
 	if cwd == "" {
 		cwd = env.Cwd
 	}
-	return typed.Env{Root: place.Root, Home: place.Home, Cwd: cwd, Branch: typed.CurrentBranch(place.Root),
+	return typed.Env{Root: place.Root, Home: place.Home, Cwd: cwd, Branch: c.currentBranch(place),
 		Resolve:   func(p string) string { return Resolve(p, cwd, place.Home) },
 		GitConfig: func() map[string][]string { return c.repoConfig(place) }}
+}
+
+// currentBranch is typed.CurrentBranch of the place's work tree, from
+// HEAD as the call read it once (headOf) when the place has a repository.
+func (c *Call) currentBranch(place Place) string {
+	if place.Repo == nil {
+		return typed.CurrentBranch(place.Root)
+	}
+	s, _ := c.headOf(place)
+	ref, ok := strings.CutPrefix(s, "ref: refs/heads/")
+	if !ok {
+		return ""
+	}
+	return ref
 }
 
 // TypedDecision decides a call with a loop's typed entries.

@@ -185,7 +185,7 @@ func decided(env Env, o Options, place Place, c *Call, l *loops.Loop, res loops.
 		a.Verdict = loops.Ask
 		a.Reason += " — but the call's arguments were too long to read in full, so a person decides"
 	}
-	entry, err := recordCheck(env.Journal, place.Project, CheckRequest{Loop: l, Verb: c.Verb, Target: c.Target, Via: o.via(), Record: !o.NoRecord, Extra: extraFor(c, o)}, res)
+	entry, err := recordCheck(env, place.Project, CheckRequest{Loop: l, Verb: c.Verb, Target: c.Target, Via: o.via(), Record: !o.NoRecord, Extra: extraFor(c, o)}, res)
 	if err != nil {
 		if a.Verdict == loops.Allow {
 			a.Verdict = loops.Ask

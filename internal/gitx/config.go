@@ -20,12 +20,23 @@ func ConfigValue(path, section, key string) string {
 // ConfigValues is ConfigValue for several keys of one section, reading
 // the file once: the value of each key, in order.
 func ConfigValues(path, section string, keys ...string) []string {
-	vals := make([]string, len(keys))
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = section + "." + k
+	}
+	return ConfigKeys(path, names...)
+}
+
+// ConfigKeys is ConfigValue for several "section.key" names (no
+// subsection, sections may differ), reading the file once: the value of
+// each, in order.
+func ConfigKeys(path string, names ...string) []string {
+	vals := make([]string, len(names))
 	b, err := ReadFile(path)
 	if err != nil {
 		return vals
 	}
-	inSec := false
+	section := ""
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
@@ -35,15 +46,17 @@ func ConfigValues(path, section string, keys ...string) []string {
 		}
 		if strings.HasPrefix(line, "[") {
 			name, rest, _ := strings.Cut(line[1:], "]")
-			inSec = strings.EqualFold(strings.TrimSpace(name), section)
+			section = strings.TrimSpace(name)
 			line = strings.TrimSpace(rest) // `[user] name = x` is valid
 		}
-		if !inSec || line == "" || line[0] == '#' || line[0] == ';' {
+		if section == "" || line == "" || line[0] == '#' || line[0] == ';' {
 			continue
 		}
 		k, v, hasEq := strings.Cut(line, "=")
-		for i, key := range keys {
-			if !strings.EqualFold(strings.TrimSpace(k), key) {
+		k = strings.TrimSpace(k)
+		for i, n := range names {
+			sec, key, _ := strings.Cut(n, ".")
+			if !strings.EqualFold(section, sec) || !strings.EqualFold(k, key) {
 				continue
 			}
 			if !hasEq {

@@ -12,6 +12,7 @@ import (
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/mcp"
 	"github.com/gitwarrant/gitwarrant/internal/record"
+	"github.com/gitwarrant/gitwarrant/internal/vouch"
 )
 
 // claudeHook is POST /hooks/claude: the same decision as `gitwarrant hook
@@ -20,7 +21,9 @@ import (
 // with via "hook-http" and the hook key's label, through the server's
 // journal j. The server's parse cache
 // saves the parse of unchanged loop bytes, never the read
-// (docs/mcp.md#parse-cache).
+// (docs/mcp.md#parse-cache), and its vouching memo what the record vouches
+// for while allowed_signers and the record's refs are unchanged
+// (vouch.Memo).
 //
 // Only PreToolUse is answered. The agent can read the hook key (it is in
 // .claude/settings.local.json and in the environment of every command it
@@ -33,6 +36,7 @@ import (
 // A forged PreToolUse gets what the agent's own call would get.
 func claudeHook(app *cli.App, errw io.Writer, j *record.Journal) mcp.ClaudeHookFunc {
 	cache := loops.NewCache()
+	vouches := vouch.NewMemo()
 	return func(_ context.Context, c mcp.Caller, q url.Values, body []byte, readErr error) []byte {
 		if ev := cli.ClaudeHookEvent(body); ev != "pre" {
 			fmt.Fprintf(errw, "gitwarrant serve: refused a %s hook event posted with key %q: the http hook takes PreToolUse only\n", ev, c.Credential)
@@ -42,6 +46,7 @@ func claudeHook(app *cli.App, errw io.Writer, j *record.Journal) mcp.ClaudeHookF
 		o.Via, o.Credential = cli.ViaHTTPHook, c.Credential
 		env := cli.GateEnv(app, app.Cwd, errw)
 		env.Loops = cache
+		env.Vouches = vouches
 		env.Journal = j
 		return cli.AnswerClaudeHook(env, cli.ClaudeHookCall{Options: o, Event: cli.ClaudeHookEvent(body), Data: body, ReadErr: readErr,
 			WiringErr: werr, Fix: "fix the hook's url in .claude/settings.json (" + mcp.HookPath + "[?loop=L | ?default-loop=L][&strict=1]), or run `gitwarrant install --hook http` again"})

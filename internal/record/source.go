@@ -41,16 +41,24 @@ func (s Source) Lines() int64 {
 // Sources lists every chain: the refs, then work-tree chains with no ref
 // here, then docket's file. A missing or misplaced record folder never
 // hides a ref.
-func (r *Record) Sources() ([]Source, error) {
+func (r *Record) Sources() ([]Source, error) { return r.SourcesVia(nil) }
+
+// SourcesVia is Sources with each ref's chain read by read instead of
+// Repo.ReadChainRef (nil): a long-lived process passes one that reuses
+// what it read before from the same commit (vouch.Memo).
+func (r *Record) SourcesVia(read func(ref string) (*gitx.ChainRef, error)) ([]Source, error) {
 	var out []Source
 	seen := map[string]bool{}
 	if r.repo != nil {
+		if read == nil {
+			read = r.repo.ReadChainRef
+		}
 		refs, err := r.recordRefs()
 		if err != nil {
 			return nil, err
 		}
 		for _, ref := range refs {
-			cr, err := r.repo.ReadChainRef(ref)
+			cr, err := read(ref)
 			if err != nil {
 				return nil, err
 			}

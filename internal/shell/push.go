@@ -333,6 +333,10 @@ func (p *Push) Describe() []string {
 	return out
 }
 
+// Fetches reports a git fetch or pull: only those have FetchDestinations,
+// so only those need the configuration read.
+func (g *Git) Fetches() bool { return g.Sub == "fetch" || g.Sub == "pull" }
+
 // FetchDestinations returns the local refs a git fetch or pull writes
 // beyond the remote-tracking refs (refs/remotes/…): `src:dst` and
 // `+src:dst` refspecs after the remote, or, with none given, the
@@ -341,7 +345,7 @@ func (p *Push) Describe() []string {
 // destination moves a local ref as update-ref does. Each has Src, Dst and
 // Force (a leading `+` or --force).
 func FetchDestinations(g *Git, base map[string][]string) []RefUpdate {
-	if g.Sub != "fetch" && g.Sub != "pull" {
+	if !g.Fetches() {
 		return nil
 	}
 	force := false

@@ -282,8 +282,10 @@ func clauseUnit(c shell.Clause, env Env) Unit {
 		if g.Push != nil {
 			cmd.Push = pushOf(g, env)
 		}
-		if d := shell.FetchDestinations(g, env.gitConfig()); len(d) > 0 && u.Opaque == "" {
-			u.Opaque = "git " + g.Sub + " writes the local ref " + d[0].Dst + ", as update-ref does"
+		if g.Fetches() { // only a fetch reads the configuration (four files)
+			if d := shell.FetchDestinations(g, env.gitConfig()); len(d) > 0 && u.Opaque == "" {
+				u.Opaque = "git " + g.Sub + " writes the local ref " + d[0].Dst + ", as update-ref does"
+			}
 		}
 		if !g.Opaque {
 			cmd.Spelt = []loops.Arg{{Text: "git", Role: 'w'}}

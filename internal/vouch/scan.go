@@ -80,6 +80,11 @@ func Collect(r *record.Record, dir string) (*Collection, error) {
 	if err != nil {
 		return nil, err
 	}
+	return collectFrom(r, srcs, dir)
+}
+
+// collectFrom is Collect over the chains srcs, as r.Sources listed them.
+func collectFrom(r *record.Record, srcs []record.Source, dir string) (*Collection, error) {
 	col := &Collection{}
 	for _, s := range srcs {
 		src, err := collectSource(r, s, dir)
