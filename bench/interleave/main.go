@@ -6,6 +6,9 @@
 // median wall time and the median CPU time (user + system of the child,
 // from rusage, which waiting for a CPU does not inflate) with their ratios
 // to a reference command, net of a floor command (the shell's own cost).
+// On Linux the CPU time includes the processes a command leaves behind
+// without waiting for them (interleave adopts and reaps them), and a
+// process that outlives its command by more than a second is reported.
 //
 //	interleave [-runs N] [-warmup W] [-stdin FILE] [-ref NAME] [-floor NAME] [-against NAME:REF,…] NAME=COMMAND…
 //
@@ -55,6 +58,7 @@ func main() {
 		return nil
 	})
 	flag.Parse()
+	adoptOrphans()
 	var cmds []*cmd
 	for _, a := range flag.Args() {
 		name, line, ok := strings.Cut(a, "=")
@@ -179,8 +183,13 @@ func run(line, stdin string) (float64, float64) {
 	if err := c.Run(); err != nil {
 		fail("%s: %v", line, err)
 	}
-	wall := time.Since(start)
-	cpu := c.ProcessState.UserTime() + c.ProcessState.SystemTime()
+	ended := time.Now()
+	wall := ended.Sub(start)
+	orphans, outlived := reapOrphans(ended)
+	if outlived > time.Second {
+		fmt.Fprintf(os.Stderr, "interleave: %s: a process it left behind outlived it by %v\n", line, outlived.Round(time.Millisecond))
+	}
+	cpu := c.ProcessState.UserTime() + c.ProcessState.SystemTime() + orphans
 	return ms(wall), ms(cpu)
 }
 

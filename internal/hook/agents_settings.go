@@ -30,7 +30,8 @@ const AgentWait = 20
 // seconds and then kills it with SIGKILL — which a stopped process cannot
 // hold off — and exits 3 (also when the shell's TERM comes between the
 // kill and the exit); once gitwarrant is done, the shell ends the
-// subshell, whose trap ends its sleep, so nothing outlives the hook. The
+// subshell, whose trap ends its sleep (see watchdog), so nothing outlives
+// the hook. The
 // sleep's output goes nowhere, so no pipe the client reads stays open.
 // A sleep that fails (not on PATH) arms no watchdog rather than killing
 // every gitwarrant at once.
@@ -39,12 +40,16 @@ const AgentWait = 20
 // when the process stops (status 128 + SIGSTOP, SIGTSTP, SIGTTIN or
 // SIGTTOU): the stopped gitwarrant is killed then, as it would still hold
 // the client's pipes.
-func (w Wiring) AgentPre(client string) string {
+func (w Wiring) AgentPre(client string) string { return w.agentPre(client, watchdog()) }
+
+// agentPre is AgentPre with the watchdog dog (watchdog, or an earlier one
+// that install still takes for its own).
+func (w Wiring) agentPre(client, dog string) string {
 	// --event pre: the event is the wiring's, not the payload's, so a
 	// client that renames its event still gets its calls decided.
 	cmd := "gitwarrant hook " + client + " --event pre" + w.args()
 	missing := w.agentMissing()
-	return missing + watched(cmd) +
+	return missing + watched(cmd, dog) +
 		`[ $s -eq 0 ] || [ $s -eq 2 ] || { if [ $t -eq 3 ]; then echo "gitwarrant hook ` + client + ` gave no answer within ` + strconv.Itoa(AgentWait) + ` s and was stopped, so the call is blocked: run it by hand to see why" >&2; else echo "gitwarrant hook ` + client + ` failed (exit $s), so the call is blocked: run it by hand to see why" >&2; fi; exit 2; }; exit $s`
 }
 
@@ -57,11 +62,28 @@ func (w Wiring) agentMissing() string {
 	return "command -v gitwarrant >/dev/null 2>&1 || exit 0; "
 }
 
-// watched runs cmd under the watchdog and leaves its exit status in $s,
-// and in $t 3 when the watchdog killed it.
-func watched(cmd string) string {
-	return "exec 3<&0; " + cmd + " <&3 3<&- & p=$!; exec 3<&-; " +
-		"(f=0; trap 'kill $w 2>/dev/null; exit $f' TERM; sleep " + strconv.Itoa(AgentWait) + " </dev/null >/dev/null 2>&1 & w=$!; wait $w || exit 0; f=3; kill -9 $p 2>/dev/null; exit 3) & d=$!; " +
+// watchdog is the subshell that kills gitwarrant ($p) after AgentWait
+// seconds. Its trap ends the sleep with SIGKILL, named by $! (which the
+// shell sets as it forks, where an assignment after the fork left a
+// window for the trap to find no pid): a TERM that reaches the forked
+// child before it has become sleep is caught by the trap it inherited and
+// lost at the exec, so a TERM left a sleep behind about one fast hook in
+// three under dash and bash (TestAgentCommandsLeaveNoSleep). Before the
+// fork $! is still gitwarrant's pid, which the trap leaves alone.
+func watchdog() string {
+	return "(f=0; trap '[ $! = $p ] || kill -9 $! 2>/dev/null; exit $f' TERM; sleep " + strconv.Itoa(AgentWait) + " </dev/null >/dev/null 2>&1 & wait $! || exit 0; f=3; kill -9 $p 2>/dev/null; exit 3)"
+}
+
+// racyWatchdog is the watchdog install wrote before watchdog's: install and
+// uninstall still take its commands for their own.
+func racyWatchdog() string {
+	return "(f=0; trap 'kill $w 2>/dev/null; exit $f' TERM; sleep " + strconv.Itoa(AgentWait) + " </dev/null >/dev/null 2>&1 & w=$!; wait $w || exit 0; f=3; kill -9 $p 2>/dev/null; exit 3)"
+}
+
+// watched runs cmd under the watchdog dog and leaves its exit status in
+// $s, and in $t 3 when the watchdog killed it.
+func watched(cmd, dog string) string {
+	return "exec 3<&0; " + cmd + " <&3 3<&- & p=$!; exec 3<&-; " + dog + " & d=$!; " +
 		"wait $p 2>/dev/null; s=$?; case $s in 14[7-9]|150) kill -9 $p 2>/dev/null;; esac; kill $d 2>/dev/null; wait $d 2>/dev/null; t=$?; "
 }
 
@@ -79,8 +101,11 @@ func (w Wiring) LegacyAgentPre(client string) string {
 // client — Gemini CLI 0.61 kills only the hook's shell at its timeout and
 // then waits for the pipes the stopped gitwarrant still holds, for ever
 // (observed in TestAgentHookFailures).
-func (w Wiring) AgentPrompt(client string) string {
-	return "command -v gitwarrant >/dev/null 2>&1 || exit 0; " + watched("gitwarrant hook "+client+" --event prompt"+w.args()) + "exit 0"
+func (w Wiring) AgentPrompt(client string) string { return w.agentPrompt(client, watchdog()) }
+
+// agentPrompt is AgentPrompt with the watchdog dog.
+func (w Wiring) agentPrompt(client, dog string) string {
+	return "command -v gitwarrant >/dev/null 2>&1 || exit 0; " + watched("gitwarrant hook "+client+" --event prompt"+w.args(), dog) + "exit 0"
 }
 
 // legacyAgentPrompt is the prompt command install wrote before the
@@ -109,12 +134,12 @@ func ParseAgentWiring(cmd string) (client string, w Wiring, event string, ok boo
 	var want string
 	switch event {
 	case "pre":
-		if cmd == w.LegacyAgentPre(client) {
+		if cmd == w.LegacyAgentPre(client) || cmd == w.agentPre(client, racyWatchdog()) {
 			return client, w, event, true
 		}
 		want = w.AgentPre(client)
 	case "prompt":
-		if cmd == w.legacyAgentPrompt(client) {
+		if cmd == w.legacyAgentPrompt(client) || cmd == w.agentPrompt(client, racyWatchdog()) {
 			return client, w, event, true
 		}
 		want = w.AgentPrompt(client)

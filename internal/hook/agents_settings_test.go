@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // stubGitwarrant writes a stand-in gitwarrant running script into a new
@@ -125,7 +126,9 @@ func TestAgentCommandsWatchdog(t *testing.T) {
 func TestAgentCommandsBeforeTheWatchdog(t *testing.T) {
 	for _, w := range []Wiring{{}, {Loop: "fix"}, {DefaultLoop: "fix", Strict: true}} {
 		for _, c := range Clients {
-			for event, cmd := range map[string]string{"pre": w.LegacyAgentPre(c), "prompt": w.legacyAgentPrompt(c)} {
+			// Before the watchdog, and under the watchdog whose trap raced.
+			for event, cmd := range map[string]string{"pre": w.LegacyAgentPre(c), "prompt": w.legacyAgentPrompt(c), "pre ": w.agentPre(c, racyWatchdog()), "prompt ": w.agentPrompt(c, racyWatchdog())} {
+				event = strings.TrimSpace(event)
 				client, got, ev, ok := ParseAgentWiring(cmd)
 				if !ok || client != c || got != w || ev != event {
 					t.Errorf("%s: got %s %+v %s %v", cmd, client, got, ev, ok)
@@ -142,4 +145,64 @@ func TestAgentCommandsBeforeTheWatchdog(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestAgentCommandsLeaveNoSleep: a gitwarrant that answers at once ends
+// the watchdog while it is still starting its sleep, and no sleep may
+// outlive the hook. Under dash and bash one did in about a third of such
+// hooks while the trap sent TERM to a pid assigned after the fork.
+func TestAgentCommandsLeaveNoSleep(t *testing.T) {
+	var w Wiring
+	for _, shell := range []string{"sh", "bash", "zsh"} {
+		sh, err := exec.LookPath(shell)
+		if err != nil {
+			t.Logf("no %s: skipped", shell)
+			continue
+		}
+		dir := stubGitwarrant(t, "exit 0")
+		sleep := filepath.Join(dir, "sleep")
+		real, err := os.Readlink(sleep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The stand-in sleep notes its pid, then becomes the real one.
+		pids := filepath.Join(dir, "sleeps")
+		if err := os.Remove(sleep); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(sleep, []byte("#!/bin/sh\necho $$ >> "+pids+"\nexec "+real+" \"$@\"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for range 40 {
+			for _, cmd := range []string{w.AgentPre("codex"), w.AgentPrompt("codex")} {
+				run := exec.Command(sh, "-c", cmd)
+				run.Env = []string{"PATH=" + dir}
+				run.Stdin = strings.NewReader(`{"tool_name":"Bash"}`)
+				_ = run.Run() // the status is TestAgentCommandsWatchdog's
+			}
+		}
+		time.Sleep(200 * time.Millisecond) // a killed sleep's last instants
+		b, _ := os.ReadFile(pids)
+		for _, f := range strings.Fields(string(b)) {
+			pid, _ := strconv.Atoi(f)
+			if pid > 0 && running(pid) {
+				t.Errorf("%s: a watchdog's sleep (pid %d) outlived the hook", shell, pid)
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
+}
+
+// running reports whether process pid exists and is not a zombie (one
+// that ended, waiting to be reaped, where /proc says so).
+func running(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	_, rest, _ := strings.Cut(string(stat), ") ")
+	return !strings.HasPrefix(rest, "Z")
 }

@@ -11,10 +11,19 @@ import (
 )
 
 // TestAgentHooksBeforeTheWatchdog: a .codex/hooks.json written by an
-// install from before the watchdog (hook.Wiring.LegacyAgentPre) is brought
-// up to date by install, and uninstall then deletes it, since install
-// created it.
+// install from before the watchdog (hook.Wiring.LegacyAgentPre), or from
+// before its trap killed the sleep by $! with SIGKILL, is brought up to
+// date by install, and uninstall then deletes it, since install created
+// it.
 func TestAgentHooksBeforeTheWatchdog(t *testing.T) {
+	for _, racy := range []bool{false, true} {
+		agentHooksBefore(t, racy)
+	}
+}
+
+// agentHooksBefore is TestAgentHooksBeforeTheWatchdog for the commands
+// from before the watchdog, or (racy) from before its trap's fix.
+func agentHooksBefore(t *testing.T, racy bool) {
 	root := newProject(t)
 	install := func() {
 		t.Helper()
@@ -35,7 +44,12 @@ func TestAgentHooksBeforeTheWatchdog(t *testing.T) {
 	}
 	old := strings.Replace(now, q(w.AgentPre(hook.ClientCodex)), q(w.LegacyAgentPre(hook.ClientCodex)), 1)
 	old = strings.Replace(old, q(w.AgentPrompt(hook.ClientCodex)), q("command -v gitwarrant >/dev/null 2>&1 || exit 0; gitwarrant hook codex --event prompt --default-loop release || exit 0"), 1)
-	if strings.Contains(old, "sleep") {
+	if racy {
+		old = strings.ReplaceAll(now, q("trap '[ $! = $p ] || kill -9 $! 2>/dev/null; exit $f' TERM; sleep 20 </dev/null >/dev/null 2>&1 & wait $! ||"), q("trap 'kill $w 2>/dev/null; exit $f' TERM; sleep 20 </dev/null >/dev/null 2>&1 & w=$!; wait $w ||"))
+		if strings.Count(old, "w=$!") != 2 {
+			t.Fatalf("the test did not write the commands of the racy watchdog:\n%s", old)
+		}
+	} else if strings.Contains(old, "sleep") {
 		t.Fatalf("the test did not write the old commands:\n%s", old)
 	}
 	write(t, path, old, 0o644)
