@@ -4,8 +4,10 @@
 # cursor` against `hook claude` on the same call — a Bash `git push`
 # routed over 50 loops, in each client's own payload — with recording off
 # and on; then the commands install writes, run through sh as the clients
-# run them: Codex's with its watchdog, and without it (the command before
-# the watchdog), against Claude Code's. Aim: each within 1.1x of `hook
+# run them: Codex's with its kill timer (as installed), with the shell's
+# watchdog alone (as off Linux, and as install wrote it before the timer),
+# and with neither (the command before the watchdog), against Claude
+# Code's. Aim: each within 1.1x of `hook
 # claude` (medians, same run).
 #
 # Usage: bench/agents.sh [runs]   (default 60).
@@ -55,7 +57,7 @@ for rec in --no-record ""; do
 done
 
 # The installed commands, through sh (recorded, as a session runs them).
-for c in claude codex codex-legacy; do
+for c in claude codex codex-watchdog codex-legacy; do
   "$work/hookcmd" $c > "$work/$c.sh"
 done
 echo "## the installed command through sh, 50 loops, routed, recorded ($runs interleaved rounds)"
@@ -63,4 +65,5 @@ PATH="$work:$PATH" "$work/interleave" -runs "$runs" -warmup 3 -floor floor -ref 
   "floor=sh -c : < $work/claude.json" \
   "claude=sh $work/claude.sh < $work/claude.json 2>/dev/null || :" \
   "codex=sh $work/codex.sh < $work/codex.json 2>/dev/null || :" \
+  "codex-watchdog=sh $work/codex-watchdog.sh < $work/codex.json 2>/dev/null || :" \
   "codex-legacy=sh $work/codex-legacy.sh < $work/codex.json 2>/dev/null || :"

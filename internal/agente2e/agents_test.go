@@ -3,7 +3,9 @@ package agente2e_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/gitwarrant/gitwarrant/internal/agente2e"
@@ -133,29 +135,37 @@ func plus(s string) string {
 // own rules — Codex and Gemini CLI run a call whose hook exits with any
 // other status than 2, is killed, or passes its timeout
 // (docs/agents.md#failures). A stand-in gitwarrant first on PATH fails in
-// each way; the call must not run. The hung one stops itself (SIGSTOP):
-// the command's watchdog kills it after hook.AgentWait seconds, well
-// before the client's own timeout (60 s, as install writes it) would let
-// the call run.
+// each way; the call must not run. The hung one is the real gitwarrant,
+// reading a stdin that never ends and then stopped (SIGSTOP): its kernel
+// timer kills it after hook.AgentWait seconds, well before the client's
+// own timeout (60 s, as install writes it) would let the call run. The
+// one that arms no timer (exit 3, as off Linux) and then stops itself is
+// killed by the command's shell watchdog at the same deadline.
 func TestAgentHookFailures(t *testing.T) {
 	t.Parallel()
+	never := filepath.Join(t.TempDir(), "never")
+	if err := syscall.Mkfifo(never, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	failures := map[string]string{
-		"killed":  "#!/bin/sh\nkill -9 $$\n",
-		"crashed": "#!/bin/sh\necho 'panic: runtime error' >&2\nexit 1\n",
-		"hung":    "#!/bin/sh\nkill -STOP $$\n",
+		"killed":         "#!/bin/sh\nkill -9 $$\n",
+		"crashed":        "#!/bin/sh\necho 'panic: runtime error' >&2\nexit 1\n",
+		"hung":           "#!/bin/sh\n(sleep 1; kill -STOP $$) </dev/null >/dev/null 2>&1 &\nexec GITWARRANT \"$@\" 0<>" + never + "\n",
+		"hung, no timer": "#!/bin/sh\ncase \" $* \" in *\" --stop-after \"*) exit 3;; esac\nkill -STOP $$\n",
 	}
 	says := map[string]string{
-		"killed":  "failed (exit 137), so the call is blocked",
-		"crashed": "failed (exit 1), so the call is blocked",
-		"hung":    fmt.Sprintf("gave no answer within %d s and was stopped, so the call is blocked", hook.AgentWait),
+		"killed":         "failed (exit 137), so the call is blocked",
+		"crashed":        "failed (exit 1), so the call is blocked",
+		"hung":           fmt.Sprintf("failed (exit 137), so the call is blocked: run it by hand to see why (it was killed: it gave no answer within %d s", hook.AgentWait),
+		"hung, no timer": fmt.Sprintf("gave no answer within %d s and was stopped, so the call is blocked", hook.AgentWait),
 	}
 	for _, client := range []string{"codex", "gemini"} {
 		t.Run(client, func(t *testing.T) {
 			t.Parallel()
 			p := newAgentProject(t, client)
 			for name, script := range failures {
-				p.AddTool("gitwarrant", script)
-				mark := "ran-" + name
+				p.AddTool("gitwarrant", strings.ReplaceAll(script, "GITWARRANT", p.Gitwarrant))
+				mark := "ran-" + strings.NewReplacer(" ", "-", ",", "").Replace(name)
 				var out string
 				var ok bool
 				switch client {

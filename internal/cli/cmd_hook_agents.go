@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/gate"
 	"github.com/gitwarrant/gitwarrant/internal/hook"
+	"github.com/gitwarrant/gitwarrant/internal/killtimer"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/parsecache"
 	"github.com/spf13/cobra"
@@ -18,7 +20,8 @@ import (
 // `hook claude`, with --event naming the client's events.
 type hookAgentOptions struct {
 	gate.Options
-	event string
+	event     string
+	stopAfter int // seconds; 0: no kill timer
 }
 
 // hookAgentHelp says, per client, what it runs and how a block reaches it
@@ -73,6 +76,8 @@ gitwarrant lets a call through.`,
 func hookAgentFlags(o *hookAgentOptions, fs *pflag.FlagSet) {
 	hookWiringFlags(&o.Options, fs)
 	fs.StringVar(&o.event, "event", "", "the hook event: pre (a tool call) or prompt; empty reads it from the payload")
+	fs.IntVar(&o.stopAfter, "stop-after", 0, "arm a kernel timer that kills this process (SIGKILL) after this many seconds, "+
+		"even if it is stopped; exit 3 at once, before reading the payload, where none can be armed (docs/agents.md#timeouts)")
 }
 
 // runHookAgent answers one hook of client. Whatever happens — a panic
@@ -112,6 +117,17 @@ func runHookAgent(app *App, client string, cmd *cobra.Command, args []string) (e
 			return root.Help()
 		}
 		return cmd.Help()
+	}
+	if fs.Changed("stop-after") {
+		// Armed before the payload is read. Exit 3 (and nothing else exits
+		// 3) tells the command install writes that no timer was armed: it
+		// then runs this hook again under its shell watchdog, with the
+		// payload still unread on stdin.
+		if o.stopAfter <= 0 {
+			parseErr = firstErr(parseErr, fmt.Errorf("--stop-after %d: the deadline must be a positive number of seconds", o.stopAfter))
+		} else if killtimer.Arm(time.Duration(o.stopAfter)*time.Second) != nil {
+			return Silent(hook.AgentNoTimer)
+		}
 	}
 	data, readErr := readCapped(app.IO.In, hook.MaxInput)
 	reply = decideAgent(app, client, o, data, firstErr(readErr, argErrOrNil(parseErr, fs.Args())))

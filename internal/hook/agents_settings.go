@@ -13,16 +13,58 @@ import (
 // call whose hook timed out (docs/agents.md#failures).
 const AgentWait = 20
 
+// AgentNoTimer is the exit status of `hook <client> --stop-after N` when
+// it could arm no kill timer (any system but Linux): it exits at once,
+// before reading the payload, and the command runs it again under the
+// shell's watchdog. gitwarrant exits 3 for nothing else.
+const AgentNoTimer = 3
+
 // AgentPre is the shell command install writes for client's tool-call
 // hook. Codex, Gemini CLI and Cursor take a failure of a hook — any exit
 // status but 2 (0 with an answer), a crash, a kill, a timeout — as "go
 // ahead", so the command turns every status of `gitwarrant hook <client>`
-// but 0 and 2 into exit 2 with a reason on stderr, and kills a gitwarrant
-// that has not answered within AgentWait seconds (hung, stopped, stuck on
-// a lock) and blocks then too: a killed, crashed or hung gitwarrant blocks
-// the call (docs/agents.md#failures). A missing gitwarrant blocks under a
-// pinned wiring and stays out of the way otherwise, as the Claude Code hook
-// does.
+// but 0 and 2 into exit 2 with a reason on stderr, and a gitwarrant that
+// has not answered within AgentWait seconds (hung, stopped, stuck on a
+// lock) is killed, and the call blocked, too: a killed, crashed or hung
+// gitwarrant blocks the call (docs/agents.md#failures). A missing
+// gitwarrant blocks under a pinned wiring and stays out of the way
+// otherwise, as the Claude Code hook does.
+//
+// The deadline is kept in one of two ways (docs/agents.md#timeouts).
+// gitwarrant runs in the foreground with --stop-after AgentWait: on Linux
+// it arms a kernel timer whose SIGKILL ends it even when stopped, which
+// costs no process. Where it cannot (exit AgentNoTimer, before it reads
+// stdin), the command runs it again under the shell's watchdog (see
+// watched).
+func (w Wiring) AgentPre(client string) string {
+	cmd := "gitwarrant hook " + client + " --event pre" + w.args()
+	return w.agentMissing() + timed(cmd, watchdog()) + blockUnless02(client)
+}
+
+// blockUnless02 maps the status $s of gitwarrant onto the hook's: 0 and 2
+// stand, anything else blocks with a reason ($t is 3 when the shell's
+// watchdog killed gitwarrant; 137 is a SIGKILL, the kernel timer's or
+// another's).
+func blockUnless02(client string) string {
+	wait := strconv.Itoa(AgentWait)
+	return `[ $s -eq 0 ] || [ $s -eq 2 ] || { if [ $t -eq 3 ]; then echo "gitwarrant hook ` + client + ` gave no answer within ` + wait + ` s and was stopped, so the call is blocked: run it by hand to see why" >&2; ` +
+		`elif [ $s -eq 137 ]; then echo "gitwarrant hook ` + client + ` failed (exit 137), so the call is blocked: run it by hand to see why (it was killed: it gave no answer within ` + wait + ` s, or something else killed it)" >&2; ` +
+		`else echo "gitwarrant hook ` + client + ` failed (exit $s), so the call is blocked: run it by hand to see why" >&2; fi; exit 2; }; exit $s`
+}
+
+// timed runs cmd with --stop-after AgentWait and leaves its status in $s;
+// where it armed no timer, it runs cmd again under the watchdog dog. cmd
+// runs in the background, with stdin through fd 3 as in watched, and the
+// shell waits for it: dash reports a foreground command that a signal
+// ended ("Killed") on the stderr the client reads, before the reason,
+// and says nothing of a waited-for background one.
+func timed(cmd, dog string) string {
+	return "exec 3<&0; " + cmd + " --stop-after " + strconv.Itoa(AgentWait) + " <&3 3<&- & p=$!; exec 3<&-; wait $p 2>/dev/null; s=$?; " + killStopped + "t=0; if [ $s -eq " + strconv.Itoa(AgentNoTimer) + " ]; then " + watched(cmd, dog) + "fi; "
+}
+
+// watchdogPre is the command install wrote for client's tool-call hook
+// before the kill timer, with the shell's watchdog dog alone: install
+// and uninstall still take it for their own.
 //
 // The watchdog is POSIX sh (macOS has no timeout(1)): gitwarrant runs in
 // the background with the hook's stdin given explicitly (an asynchronous
@@ -40,13 +82,7 @@ const AgentWait = 20
 // when the process stops (status 128 + SIGSTOP, SIGTSTP, SIGTTIN or
 // SIGTTOU): the stopped gitwarrant is killed then, as it would still hold
 // the client's pipes.
-func (w Wiring) AgentPre(client string) string { return w.agentPre(client, watchdog()) }
-
-// agentPre is AgentPre with the watchdog dog (watchdog, or an earlier one
-// that install still takes for its own).
-func (w Wiring) agentPre(client, dog string) string {
-	// --event pre: the event is the wiring's, not the payload's, so a
-	// client that renames its event still gets its calls decided.
+func (w Wiring) watchdogPre(client, dog string) string {
 	cmd := "gitwarrant hook " + client + " --event pre" + w.args()
 	missing := w.agentMissing()
 	return missing + watched(cmd, dog) +
@@ -84,8 +120,13 @@ func racyWatchdog() string {
 // $s, and in $t 3 when the watchdog killed it.
 func watched(cmd, dog string) string {
 	return "exec 3<&0; " + cmd + " <&3 3<&- & p=$!; exec 3<&-; " + dog + " & d=$!; " +
-		"wait $p 2>/dev/null; s=$?; case $s in 14[7-9]|150) kill -9 $p 2>/dev/null;; esac; kill $d 2>/dev/null; wait $d 2>/dev/null; t=$?; "
+		"wait $p 2>/dev/null; s=$?; " + killStopped + "kill $d 2>/dev/null; wait $d 2>/dev/null; t=$?; "
 }
+
+// killStopped kills gitwarrant ($p) when the shell's wait returned because
+// it stopped (zsh's does: status 128 + SIGSTOP, SIGTSTP, SIGTTIN or
+// SIGTTOU), since it would still hold the client's pipes.
+const killStopped = "case $s in 14[7-9]|150) kill -9 $p 2>/dev/null;; esac; "
 
 // LegacyAgentPre is the command install wrote for client's tool-call hook
 // before it had a watchdog: install and uninstall still take it for their
@@ -97,14 +138,24 @@ func (w Wiring) LegacyAgentPre(client string) string {
 
 // AgentPrompt is the shell command for client's prompt hook, which pins
 // the session to a loop. It never blocks the prompt, and it runs under the
-// same watchdog as AgentPre: a hung gitwarrant would otherwise hold the
+// same deadline as AgentPre: a hung gitwarrant would otherwise hold the
 // client — Gemini CLI 0.61 kills only the hook's shell at its timeout and
 // then waits for the pipes the stopped gitwarrant still holds, for ever
 // (observed in TestAgentHookFailures).
-func (w Wiring) AgentPrompt(client string) string { return w.agentPrompt(client, watchdog()) }
+func (w Wiring) AgentPrompt(client string) string {
+	return "command -v gitwarrant >/dev/null 2>&1 || exit 0; " + timed("gitwarrant hook "+client+" --event prompt"+w.args(), watchdog()) + "exit 0"
+}
 
-// agentPrompt is AgentPrompt with the watchdog dog.
-func (w Wiring) agentPrompt(client, dog string) string {
+// WatchdogAgentPre and WatchdogAgentPrompt are the commands install wrote
+// before the kill timer, for install's tests.
+func (w Wiring) WatchdogAgentPre(client string) string { return w.watchdogPre(client, watchdog()) }
+func (w Wiring) WatchdogAgentPrompt(client string) string {
+	return w.watchdogPrompt(client, watchdog())
+}
+
+// watchdogPrompt is the prompt command install wrote before the kill
+// timer, under the watchdog dog (see watchdogPre).
+func (w Wiring) watchdogPrompt(client, dog string) string {
 	return "command -v gitwarrant >/dev/null 2>&1 || exit 0; " + watched("gitwarrant hook "+client+" --event prompt"+w.args(), dog) + "exit 0"
 }
 
@@ -134,12 +185,12 @@ func ParseAgentWiring(cmd string) (client string, w Wiring, event string, ok boo
 	var want string
 	switch event {
 	case "pre":
-		if cmd == w.LegacyAgentPre(client) || cmd == w.agentPre(client, racyWatchdog()) {
+		if cmd == w.LegacyAgentPre(client) || cmd == w.watchdogPre(client, racyWatchdog()) || cmd == w.watchdogPre(client, watchdog()) {
 			return client, w, event, true
 		}
 		want = w.AgentPre(client)
 	case "prompt":
-		if cmd == w.legacyAgentPrompt(client) || cmd == w.agentPrompt(client, racyWatchdog()) {
+		if cmd == w.legacyAgentPrompt(client) || cmd == w.watchdogPrompt(client, racyWatchdog()) || cmd == w.watchdogPrompt(client, watchdog()) {
 			return client, w, event, true
 		}
 		want = w.AgentPrompt(client)

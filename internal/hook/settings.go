@@ -141,6 +141,8 @@ func parseWiringArgs(cmd, prefix string) (w Wiring, event string, ok bool) {
 			w.DefaultLoop = val()
 		case "--event":
 			event = val()
+		case "--stop-after": // the other clients' commands (AgentPre)
+			val()
 		default:
 			return w, "", false
 		}

@@ -11,19 +11,19 @@ import (
 )
 
 // TestAgentHooksBeforeTheWatchdog: a .codex/hooks.json written by an
-// install from before the watchdog (hook.Wiring.LegacyAgentPre), or from
-// before its trap killed the sleep by $! with SIGKILL, is brought up to
-// date by install, and uninstall then deletes it, since install created
-// it.
+// install from before the watchdog (hook.Wiring.LegacyAgentPre), from
+// before its trap killed the sleep by $! with SIGKILL, or from before the
+// kill timer (the watchdog alone), is brought up to date by install, and
+// uninstall then deletes it, since install created it.
 func TestAgentHooksBeforeTheWatchdog(t *testing.T) {
-	for _, racy := range []bool{false, true} {
-		agentHooksBefore(t, racy)
+	for _, before := range []string{"watchdog", "racy watchdog", "kill timer"} {
+		agentHooksBefore(t, before)
 	}
 }
 
 // agentHooksBefore is TestAgentHooksBeforeTheWatchdog for the commands
-// from before the watchdog, or (racy) from before its trap's fix.
-func agentHooksBefore(t *testing.T, racy bool) {
+// from before the change named.
+func agentHooksBefore(t *testing.T, before string) {
 	root := newProject(t)
 	install := func() {
 		t.Helper()
@@ -42,15 +42,27 @@ func agentHooksBefore(t *testing.T, racy bool) {
 		_ = e.Encode(s)
 		return strings.Trim(strings.TrimSpace(b.String()), `"`)
 	}
-	old := strings.Replace(now, q(w.AgentPre(hook.ClientCodex)), q(w.LegacyAgentPre(hook.ClientCodex)), 1)
-	old = strings.Replace(old, q(w.AgentPrompt(hook.ClientCodex)), q("command -v gitwarrant >/dev/null 2>&1 || exit 0; gitwarrant hook codex --event prompt --default-loop release || exit 0"), 1)
-	if racy {
-		old = strings.ReplaceAll(now, q("trap '[ $! = $p ] || kill -9 $! 2>/dev/null; exit $f' TERM; sleep 20 </dev/null >/dev/null 2>&1 & wait $! ||"), q("trap 'kill $w 2>/dev/null; exit $f' TERM; sleep 20 </dev/null >/dev/null 2>&1 & w=$!; wait $w ||"))
-		if strings.Count(old, "w=$!") != 2 {
+	var old string
+	switch before {
+	case "watchdog":
+		old = strings.Replace(now, q(w.AgentPre(hook.ClientCodex)), q(w.LegacyAgentPre(hook.ClientCodex)), 1)
+		old = strings.Replace(old, q(w.AgentPrompt(hook.ClientCodex)), q("command -v gitwarrant >/dev/null 2>&1 || exit 0; gitwarrant hook codex --event prompt --default-loop release || exit 0"), 1)
+		if strings.Contains(old, "sleep") {
+			t.Fatalf("the test did not write the old commands:\n%s", old)
+		}
+	case "racy watchdog":
+		old = strings.Replace(now, q(w.AgentPre(hook.ClientCodex)), q(w.WatchdogAgentPre(hook.ClientCodex)), 1)
+		old = strings.Replace(old, q(w.AgentPrompt(hook.ClientCodex)), q(w.WatchdogAgentPrompt(hook.ClientCodex)), 1)
+		old = strings.ReplaceAll(old, q("trap '[ $! = $p ] || kill -9 $! 2>/dev/null; exit $f' TERM; sleep 20 </dev/null >/dev/null 2>&1 & wait $! ||"), q("trap 'kill $w 2>/dev/null; exit $f' TERM; sleep 20 </dev/null >/dev/null 2>&1 & w=$!; wait $w ||"))
+		if strings.Count(old, "w=$!") != 2 || strings.Contains(old, "--stop-after") {
 			t.Fatalf("the test did not write the commands of the racy watchdog:\n%s", old)
 		}
-	} else if strings.Contains(old, "sleep") {
-		t.Fatalf("the test did not write the old commands:\n%s", old)
+	case "kill timer":
+		old = strings.Replace(now, q(w.AgentPre(hook.ClientCodex)), q(w.WatchdogAgentPre(hook.ClientCodex)), 1)
+		old = strings.Replace(old, q(w.AgentPrompt(hook.ClientCodex)), q(w.WatchdogAgentPrompt(hook.ClientCodex)), 1)
+		if strings.Contains(old, "--stop-after") || !strings.Contains(old, "sleep 20") {
+			t.Fatalf("the test did not write the commands from before the kill timer:\n%s", old)
+		}
 	}
 	write(t, path, old, 0o644)
 	install()
