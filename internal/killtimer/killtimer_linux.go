@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux && (amd64 || arm64 || riscv64 || ppc64le || s390x || loong64)
 
 package killtimer
 
@@ -9,10 +9,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// sigevent is struct sigevent as Linux lays it out on every architecture
-// Go supports: sigev_value (a pointer-sized union, padded to 8 bytes),
+// sigevent is struct sigevent as Linux lays it out on the 64-bit
+// architectures of the build tag: sigev_value (a pointer-sized union),
 // sigev_signo, sigev_notify, then a union that fills it to 64 bytes.
-// golang.org/x/sys/unix has no such type, nor timer_create.
+// (32-bit ones put sigev_signo at offset 4, MIPS puts sigev_notify first:
+// they take the shell's watchdog.) golang.org/x/sys/unix has no such type,
+// nor timer_create.
 type sigevent struct {
 	value  uint64
 	signo  int32
