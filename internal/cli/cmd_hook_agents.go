@@ -62,7 +62,9 @@ session to a loop (docs/sessions.md), as ` + "`hook claude --event prompt`" + ` 
 Exit status: 0 with the answer on stdout, or 2 with the reason on stderr
 when the call is blocked — also when the hook itself fails (a wrong flag, an
 unreadable payload under a pinned gate, an internal error): no failure of
-gitwarrant lets a call through.`,
+gitwarrant lets a call through. With --stop-after, exit 3 at once, the
+payload unread, where no kill timer can be armed (off Linux): the command
+install writes then runs the hook again under its shell watchdog.`,
 			DisableFlagParsing: true, // a flag error must still block, not exit 1
 			RunE: func(cmd *cobra.Command, args []string) error {
 				return runHookAgent(app, client, cmd, args)
