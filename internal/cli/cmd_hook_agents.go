@@ -75,6 +75,10 @@ install writes then runs the hook again under its shell watchdog.`,
 	}
 }
 
+// maxStopAfter bounds --stop-after: a day, far above any client's timeout,
+// and well inside time.Duration.
+const maxStopAfter = 24 * 60 * 60
+
 func hookAgentFlags(o *hookAgentOptions, fs *pflag.FlagSet) {
 	hookWiringFlags(&o.Options, fs)
 	fs.StringVar(&o.event, "event", "", "the hook event: pre (a tool call) or prompt; empty reads it from the payload")
@@ -125,8 +129,8 @@ func runHookAgent(app *App, client string, cmd *cobra.Command, args []string) (e
 		// 3) tells the command install writes that no timer was armed: it
 		// then runs this hook again under its shell watchdog, with the
 		// payload still unread on stdin.
-		if o.stopAfter <= 0 {
-			parseErr = firstErr(parseErr, fmt.Errorf("--stop-after %d: the deadline must be a positive number of seconds", o.stopAfter))
+		if o.stopAfter <= 0 || o.stopAfter > maxStopAfter {
+			parseErr = firstErr(parseErr, fmt.Errorf("--stop-after %d: the deadline must be from 1 to %d seconds", o.stopAfter, maxStopAfter))
 		} else if killtimer.Arm(time.Duration(o.stopAfter)*time.Second) != nil {
 			return Silent(hook.AgentNoTimer)
 		}

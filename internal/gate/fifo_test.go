@@ -5,7 +5,6 @@ package gate
 import (
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/testkit"
 )
@@ -28,15 +27,6 @@ func TestFilesTheGateReadsCannotHangIt(t *testing.T) {
 		"fileHash":  func() { fileHash(p) },
 	}
 	for name, read := range reads {
-		for i := 0; i < 20000; i++ {
-			returned := make(chan struct{})
-			go func() { read(); close(returned) }()
-			select {
-			case <-returned:
-			case <-time.After(5 * time.Second):
-				release()
-				t.Fatalf("%s hung on a FIFO swapped in for the file (read %d)", name, i)
-			}
-		}
+		testkit.NeverHangs(t, release, name, 20000, read)
 	}
 }

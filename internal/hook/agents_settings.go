@@ -31,25 +31,29 @@ const AgentNoTimer = 3
 // otherwise, as the Claude Code hook does.
 //
 // The deadline is kept in one of two ways (docs/agents.md#timeouts).
-// gitwarrant runs in the foreground with --stop-after AgentWait: on Linux
-// it arms a kernel timer whose SIGKILL ends it even when stopped, which
+// gitwarrant runs with --stop-after AgentWait (see timed): on Linux it
+// arms a kernel timer whose SIGKILL ends it even when stopped, which
 // costs no process. Where it cannot (exit AgentNoTimer, before it reads
 // stdin), the command runs it again under the shell's watchdog (see
 // watched).
 func (w Wiring) AgentPre(client string) string {
 	cmd := "gitwarrant hook " + client + " --event pre" + w.args()
-	return w.agentMissing() + timed(cmd, watchdog()) + blockUnless02(client)
+	return w.agentMissing() + timed(cmd, watchdog()) + blockUnless02(client, true)
 }
 
 // blockUnless02 maps the status $s of gitwarrant onto the hook's: 0 and 2
 // stand, anything else blocks with a reason ($t is 3 when the shell's
-// watchdog killed gitwarrant; 137 is a SIGKILL, the kernel timer's or
-// another's).
-func blockUnless02(client string) string {
+// watchdog killed gitwarrant). With timer, a 137 — a SIGKILL, the kernel
+// timer's or another's — says so; without, it is the text of the commands
+// from before the timer (watchdogPre), which must stay as it was.
+func blockUnless02(client string, timer bool) string {
 	wait := strconv.Itoa(AgentWait)
+	killed := ""
+	if timer {
+		killed = `elif [ $s -eq 137 ]; then echo "gitwarrant hook ` + client + ` failed (exit 137), so the call is blocked: run it by hand to see why (it was killed: it gave no answer within ` + wait + ` s, or something else killed it)" >&2; `
+	}
 	return `[ $s -eq 0 ] || [ $s -eq 2 ] || { if [ $t -eq 3 ]; then echo "gitwarrant hook ` + client + ` gave no answer within ` + wait + ` s and was stopped, so the call is blocked: run it by hand to see why" >&2; ` +
-		`elif [ $s -eq 137 ]; then echo "gitwarrant hook ` + client + ` failed (exit 137), so the call is blocked: run it by hand to see why (it was killed: it gave no answer within ` + wait + ` s, or something else killed it)" >&2; ` +
-		`else echo "gitwarrant hook ` + client + ` failed (exit $s), so the call is blocked: run it by hand to see why" >&2; fi; exit 2; }; exit $s`
+		killed + `else echo "gitwarrant hook ` + client + ` failed (exit $s), so the call is blocked: run it by hand to see why" >&2; fi; exit 2; }; exit $s`
 }
 
 // timed runs cmd with --stop-after AgentWait and leaves its status in $s;
@@ -84,9 +88,7 @@ func timed(cmd, dog string) string {
 // the client's pipes.
 func (w Wiring) watchdogPre(client, dog string) string {
 	cmd := "gitwarrant hook " + client + " --event pre" + w.args()
-	missing := w.agentMissing()
-	return missing + watched(cmd, dog) +
-		`[ $s -eq 0 ] || [ $s -eq 2 ] || { if [ $t -eq 3 ]; then echo "gitwarrant hook ` + client + ` gave no answer within ` + strconv.Itoa(AgentWait) + ` s and was stopped, so the call is blocked: run it by hand to see why" >&2; else echo "gitwarrant hook ` + client + ` failed (exit $s), so the call is blocked: run it by hand to see why" >&2; fi; exit 2; }; exit $s`
+	return w.agentMissing() + watched(cmd, dog) + blockUnless02(client, false)
 }
 
 // agentMissing is what a tool-call hook does when gitwarrant is not on
@@ -178,7 +180,7 @@ func ParseAgentWiring(cmd string) (client string, w Wiring, event string, ok boo
 	if client == "" {
 		return "", w, "", false
 	}
-	w, event, ok = parseWiringArgs(cmd, "gitwarrant hook "+client)
+	w, event, ok = parseWiringArgs(cmd, "gitwarrant hook "+client, true)
 	if !ok {
 		return "", w, "", false
 	}

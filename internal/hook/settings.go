@@ -104,12 +104,13 @@ func PostSettingsCommand() string {
 // wrote; ok is false when cmd is not `gitwarrant hook claude` with flags
 // install writes.
 func ParseWiring(cmd string) (w Wiring, event string, ok bool) {
-	return parseWiringArgs(cmd, "gitwarrant hook claude")
+	return parseWiringArgs(cmd, "gitwarrant hook claude", false)
 }
 
 // parseWiringArgs reads the flags after prefix in cmd, up to the first
-// `||`, `;`, `#` or redirection (`<&0 &` in the watchdog of AgentPre).
-func parseWiringArgs(cmd, prefix string) (w Wiring, event string, ok bool) {
+// `||`, `;`, `#` or redirection (`<&3 3<&- &` in the other clients'
+// commands, AgentPre). agent takes their --stop-after too.
+func parseWiringArgs(cmd, prefix string, agent bool) (w Wiring, event string, ok bool) {
 	_, args, found := strings.Cut(cmd, prefix)
 	if !found {
 		return w, "", false
@@ -141,7 +142,10 @@ func parseWiringArgs(cmd, prefix string) (w Wiring, event string, ok bool) {
 			w.DefaultLoop = val()
 		case "--event":
 			event = val()
-		case "--stop-after": // the other clients' commands (AgentPre)
+		case "--stop-after":
+			if !agent {
+				return w, "", false
+			}
 			val()
 		default:
 			return w, "", false

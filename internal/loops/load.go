@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
 )
 
 // LoadFile reads and parses one loop file and folds in the loops it
@@ -54,7 +56,7 @@ func readChecked(path string, info fs.FileInfo) ([]byte, error) {
 	if err := checkInfo(path, info); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|openNoWait, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|fsx.OpenNoWait, 0)
 	if err != nil {
 		return nil, fileError(path, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // SwapFIFO keeps swapping, by rename, a regular file holding content and
@@ -43,4 +44,21 @@ func SwapFIFO(t testing.TB, path, content string) (release func()) {
 	}
 	t.Cleanup(release)
 	return release
+}
+
+// NeverHangs runs read n times, each with 5 s to return, while a SwapFIFO
+// swap goes on: a read stuck on the FIFO fails the test (after release
+// lets it go), named by what.
+func NeverHangs(t testing.TB, release func(), what string, n int, read func()) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		returned := make(chan struct{})
+		go func() { read(); close(returned) }()
+		select {
+		case <-returned:
+		case <-time.After(5 * time.Second):
+			release()
+			t.Fatalf("%s hung on a FIFO swapped in for the file (read %d)", what, i)
+		}
+	}
 }

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package fsx
+
+// OpenNoWait: no FIFOs to swap in here (see nowait_unix.go).
+const OpenNoWait = 0
