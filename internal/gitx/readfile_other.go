@@ -8,8 +8,6 @@ import (
 )
 
 // readFileInto appends the file at path to buf.
-// ReadFile is os.ReadFile (readfile_unix.go says why it is not there).
-func ReadFile(path string) ([]byte, error) { return readFileInto(path, nil) }
 
 func readFileInto(path string, buf []byte) ([]byte, error) {
 	f, err := os.Open(path)

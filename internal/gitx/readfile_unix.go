@@ -12,14 +12,6 @@ import (
 // small files git keeps (HEAD, a ref, a config) hold.
 const minRead = 512
 
-// ReadFile is os.ReadFile without the *os.File (readFileInto): on Linux
-// an os.Open of a regular file costs five system calls beyond open, read
-// and close (non-blocking mode set, a poller registration refused, the
-// mode set back), and a hook decision in the server reads some fifty
-// small files — git's configs, HEAD, refs, the record's state
-// (docs/performance.md#the-http-hook-in-the-server).
-func ReadFile(path string) ([]byte, error) { return readFileInto(path, nil) }
-
 // readFileInto appends the file at path to buf. It is os.ReadFile without
 // the *os.File: no poller registration, finalizer or Stat allocation for
 // each of the hundred-odd loose objects a warrant diff reads (about a

@@ -2,19 +2,25 @@ package loops
 
 import (
 	"bytes"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"sync"
+	"time"
+
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
 )
 
 // Cache spares a long-lived process (the MCP server, the REST mirror)
 // parsing the same loop bytes again on every call. It is memory only and
 // never trusted on its own (docs/mcp.md#parse-cache): every call still
-// reads every file it needs from disk under the same rules as LoadFile
+// checks every file it needs on disk under the same rules as LoadFile
 // (no symlink, a regular file, at most MaxFileSize, the opened file the
-// one checked), and a parsed loop is reused only when the bytes just read
-// are identical, byte for byte, to the bytes it was parsed from. An edit
-// is seen on the very next call, and there is no second copy of a warrant
-// on disk for anyone to write.
+// one checked) and reads it unless its stat data is that of a read made
+// after it settled (read, docs/performance.md#stat-trust), and a parsed
+// loop is reused only when those bytes are identical, byte for byte, to
+// the bytes it was parsed from. An edit is seen on the very next call,
+// and there is no second copy of a warrant on disk for anyone to write.
 //
 // The loops a Cache returns are shared between callers and must not be
 // modified; copy a Loop before changing any field (LoopContext does).
@@ -33,6 +39,9 @@ type Cache struct {
 
 	// disk keeps parses across processes (nil: none); set by WithStore.
 	disk Store
+
+	// reads keeps the bytes of settled files by stamp (read).
+	reads *fsx.ReadCache
 }
 
 // Store keeps the parses of loop files across processes, content-addressed
@@ -94,12 +103,51 @@ func (c *Cache) parseVouched(path string, data []byte) (*Loop, error) {
 // parseFile reads path and parses it, or reuses the parse of the very
 // same bytes.
 func (c *Cache) parseFile(path string) (*Loop, error) {
-	data, err := readFile(path)
+	began := time.Now()
+	info, err := os.Lstat(path)
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	data, err := c.read(path, info, began)
 	if err != nil {
 		return nil, err
 	}
 	return c.parseVouched(path, data)
 }
+
+// read is readChecked(path, info), or the bytes read from path before
+// when info, its Lstat result taken after the clock read began, gives
+// the stamp they were read under and the file had settled by then
+// (fsx.ReadCache, docs/performance.md#stat-trust): a stat stands for
+// the open, fstat, reads and close. The file-level rules are applied to
+// info either way.
+func (c *Cache) read(path string, info fs.FileInfo, began time.Time) ([]byte, error) {
+	s := c.store()
+	if s == nil {
+		return readChecked(path, info)
+	}
+	if err := checkInfo(path, info); err != nil {
+		return nil, err
+	}
+	st := fsx.StampOf(info)
+	s.mu.Lock()
+	if s.reads == nil {
+		s.reads = fsx.NewReadCache(MaxFileSize, maxReadBytes)
+	}
+	reads := s.reads
+	s.mu.Unlock()
+	if b, ok := reads.Lookup(path, st); ok {
+		return b, nil
+	}
+	data, err := readChecked(path, info)
+	if err == nil {
+		reads.Keep(path, st, began, data)
+	}
+	return data, err
+}
+
+// maxReadBytes bounds the loop bytes a Cache keeps by stamp.
+const maxReadBytes = 64 << 20
 
 // parse is Parse(path, data), or the loop parsed before from the very
 // same bytes at the same path: Parse depends on nothing else.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/fsx"
 )
@@ -202,6 +203,7 @@ func (c *Cache) LoadByName(dir, name string) (*Loop, error) {
 			Hint: "loop names use lowercase letters, digits and dashes (e.g. insurance-appeal); run `gitwarrant list` to see them"}
 	}
 	path := filepath.Join(dir, name+FileSuffix)
+	began := time.Now()
 	info, err := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -213,7 +215,7 @@ func (c *Cache) LoadByName(dir, name string) (*Loop, error) {
 	if err := exactName(path, info); err != nil {
 		return nil, err
 	}
-	data, err := readChecked(path, info)
+	data, err := c.read(path, info, began)
 	if err != nil {
 		return nil, err
 	}

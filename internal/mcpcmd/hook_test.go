@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/cli"
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
 	"github.com/gitwarrant/gitwarrant/internal/mcp"
 	"github.com/gitwarrant/gitwarrant/internal/record"
 	"github.com/gitwarrant/gitwarrant/internal/term"
@@ -63,30 +64,74 @@ func TestHookSeesLoopEditsAtOnce(t *testing.T) {
 	if got := decide(); !strings.Contains(got, `"permissionDecision":"allow"`) {
 		t.Fatalf("before the edit: %s", got)
 	}
-	path := filepath.Join(dir, ".gitwarrant", "loops", "fix.loop.md")
+	// The same modification time: "git status" moves from allowed to never.
+	rewriteKeepingTime(t, filepath.Join(dir, ".gitwarrant", "loops", "fix.loop.md"), func(old []byte) []byte {
+		m := regexp.MustCompile(`(?m)^(\s*)never:\n(\s*)- `).FindSubmatchIndex(old)
+		if m == nil {
+			t.Fatalf("the fix loop has no never list:\n%s", old)
+		}
+		item := old[m[4]:m[5]] // the list's indentation
+		return append(append(append([]byte{}, old[:m[4]]...), append(append([]byte{}, item...), "- Bash(git status)\n"...)...), old[m[4]:]...)
+	})
+	if got := decide(); !strings.Contains(got, `"permissionDecision":"deny"`) {
+		t.Errorf("the request right after the edit: %s", got)
+	}
+}
+
+// TestHookSeesSettledLoopEditsAtOnce: a loop file read by stat alone
+// (it had settled, fsx.Settle, so its bytes are kept by stamp) and then
+// rewritten in place to the same size with its modification time put
+// back still decides the very next request: the change time moved
+// (docs/performance.md#stat-trust).
+func TestHookSeesSettledLoopEditsAtOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the loop file to settle")
+	}
+	app, dir := hookRepo(t)
+	hook := claudeHook(app, &bytes.Buffer{}, record.NewJournal(nil))
+	q := url.Values{"loop": {"fix"}, "no-record": {"1"}}
+	decide := func() string {
+		return string(hook(context.Background(), mcp.Caller{Credential: "test"}, q, bashPayload(dir, "git status"), nil))
+	}
+	time.Sleep(fsx.Settle + 100*time.Millisecond)
+	for range 3 { // read, then kept, then answered by stat
+		if got := decide(); !strings.Contains(got, `"permissionDecision":"allow"`) {
+			t.Fatalf("before the edit: %s", got)
+		}
+	}
+	rewriteKeepingTime(t, filepath.Join(dir, ".gitwarrant", "loops", "fix.loop.md"), func(old []byte) []byte {
+		edited := bytes.ReplaceAll(old, []byte("Bash(git status"), []byte("Bash(git stbtus"))
+		if len(edited) != len(old) {
+			t.Fatalf("not the same size")
+		}
+		return edited
+	})
+	if got := decide(); strings.Contains(got, `"permissionDecision":"allow"`) {
+		t.Errorf("the request right after a same-size edit of a settled loop: %s", got)
+	}
+}
+
+// rewriteKeepingTime rewrites the file at path in place with edit's
+// bytes and puts its modification time back.
+func rewriteKeepingTime(t *testing.T, path string, edit func(old []byte) []byte) {
+	t.Helper()
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	old, _ := os.ReadFile(path)
-	// The same modification time: "git status" moves from allowed to never.
-	m := regexp.MustCompile(`(?m)^(\s*)never:\n(\s*)- `).FindSubmatchIndex(old)
-	if m == nil {
-		t.Fatalf("the fix loop has no never list:\n%s", old)
+	old, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	item := old[m[4]:m[5]] // the list's indentation
-	edited := append(append(append([]byte{}, old[:m[4]]...), append(append([]byte{}, item...), "- Bash(git status)\n"...)...), old[m[4]:]...)
+	edited := edit(old)
 	if bytes.Equal(edited, old) {
-		t.Fatalf("the fix loop has no never list to edit:\n%s", old)
+		t.Fatalf("%s: the edit changes nothing:\n%s", path, old)
 	}
 	if err := os.WriteFile(path, edited, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
 		t.Fatal(err)
-	}
-	if got := decide(); !strings.Contains(got, `"permissionDecision":"deny"`) {
-		t.Errorf("the request right after the edit: %s", got)
 	}
 }
 
@@ -96,6 +141,10 @@ func BenchmarkClaudeHook(b *testing.B) {
 	app, dir := hookRepo(b)
 	hook := claudeHook(app, &bytes.Buffer{}, record.NewJournal(nil))
 	body := bashPayload(dir, "git status")
+	// A repository's loops and configs were written seconds or more
+	// before the calls that read them: past fsx.Settle, a stat stands
+	// for each read (docs/performance.md#stat-trust).
+	time.Sleep(fsx.Settle)
 	for _, rec := range []bool{false, true} {
 		name := map[bool]string{false: "no-record", true: "recorded"}[rec]
 		q := url.Values{"loop": {"fix"}}
