@@ -278,3 +278,42 @@ func TestHTTPHookKilledServerLosesNoEntry(t *testing.T) {
 	}
 	hs.run(t, nil, "record", "verify") // exits non-zero on any finding
 }
+
+// TestHTTPHookKnowsGitwarrantUnderAnyName: a copy of the gitwarrant
+// binary run under another name is gitwarrant to the http hook as to the
+// command hook. The server is gitwarrant-mcp, so it must compare a
+// command's program with the gitwarrant beside it, not with itself
+// (docs/hook-protocol.md#the-http-hook); before, the http hook asked
+// where `hook claude` denied.
+func TestHTTPHookKnowsGitwarrantUnderAnyName(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real server")
+	}
+	bin := testkit.Binary(t)
+	r, err := newReplay(t.TempDir(), "go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := startHookServer(t, bin, r.root, r.home)
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(r.root, "tools"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r.root, "tools", "fmt-check"), b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, command := range []string{"./tools/fmt-check uninstall", "tools/fmt-check amend fix", "./tools/fmt-check keys create --scope hook"} {
+		payload, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": hs.root, "hook_event_name": "PreToolUse",
+			"tool_name": "Bash", "tool_input": map[string]any{"command": command}, "tool_use_id": "toolu_copy"})
+		cmdOut := hs.command(t, payload, "--loop", "fix", "--no-record")
+		if v := verdictOf(cmdOut); v != "deny" {
+			t.Fatalf("%s: `hook claude` answers %s, want deny (self-protection): %s", command, v, cmdOut)
+		}
+		if httpOut := hs.post(t, payload, "--loop", "fix", "--no-record"); !bytes.Equal(httpOut, cmdOut) {
+			t.Errorf("%s:\nhttp hook:    %s\ncommand hook: %s", command, httpOut, cmdOut)
+		}
+	}
+}

@@ -31,6 +31,12 @@ type App struct {
 	// its name, so a package manager's symlink survives upgrades); ""
 	// when unknown. install records it in the per-clone git hooks.
 	Self string
+
+	// GateSelf is the gitwarrant binary the gate recognises in a command
+	// under any name (gate.Env.Self); "" is the running binary. The
+	// server, gitwarrant-mcp, sets it to the gitwarrant beside it: that is
+	// the binary whose commands only people may run (ServerMain).
+	GateSelf string
 }
 
 // NewSystemApp returns an App wired to the real process.

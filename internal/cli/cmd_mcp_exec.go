@@ -58,6 +58,19 @@ describes the options. See docs/mcp.md.`,
 // findMCPBinary looks for gitwarrant-mcp beside the running binary (as
 // invoked, then with links resolved), then on PATH.
 func findMCPBinary(app *App) (string, error) {
+	p, where := findBeside(app, MCPBinary)
+	if p == "" {
+		return "", &ExitError{Code: ExitError1,
+			Err:  fmt.Errorf("%s, the MCP server, is not installed (looked %s and on PATH)", MCPBinary, where),
+			Hint: "install it beside gitwarrant: `go install github.com/gitwarrant/gitwarrant/cmd/...` (or `go build -o <dir> ./cmd/...` in a checkout)"}
+	}
+	return p, nil
+}
+
+// findBeside looks for the program name beside the running binary (as
+// invoked, then with links resolved), then on PATH: its path, or "" and
+// where it looked first.
+func findBeside(app *App, name string) (path, where string) {
 	var dirs []string
 	if app.Self != "" {
 		dirs = append(dirs, filepath.Dir(app.Self))
@@ -69,21 +82,19 @@ func findMCPBinary(app *App) (string, error) {
 		}
 	}
 	for _, d := range dirs {
-		p := filepath.Join(d, MCPBinary)
+		p := filepath.Join(d, name)
 		if isExecutableFile(p) {
-			return p, nil
+			return p, ""
 		}
 	}
-	if p, err := exec.LookPath(MCPBinary); err == nil {
-		return p, nil
+	if p, err := exec.LookPath(name); err == nil {
+		return p, ""
 	}
-	where := "beside gitwarrant"
+	where = "beside gitwarrant"
 	if len(dirs) > 0 {
 		where = "in " + dirs[0]
 	}
-	return "", &ExitError{Code: ExitError1,
-		Err:  fmt.Errorf("%s, the MCP server, is not installed (looked %s and on PATH)", MCPBinary, where),
-		Hint: "install it beside gitwarrant: `go install github.com/gitwarrant/gitwarrant/cmd/...` (or `go build -o <dir> ./cmd/...` in a checkout)"}
+	return "", where
 }
 
 // errNoReplace: this process could not become gitwarrant-mcp.

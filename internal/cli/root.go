@@ -112,6 +112,11 @@ Exit status (every command):
 // ServerMain runs gitwarrant-mcp with args (NewServerRootCmd) and returns
 // the process exit code.
 func ServerMain(ctx context.Context, app *App, args []string, cmds ...func(*App) *cobra.Command) int {
+	if app.GateSelf == "" {
+		// The gate in the server guards gitwarrant's commands, so it
+		// must know gitwarrant, not this binary, under another name.
+		app.GateSelf, _ = findBeside(app, "gitwarrant")
+	}
 	root := NewServerRootCmd(app, cmds...)
 	root.SetArgs(args)
 	return Render(app.IO.Err, root.ExecuteContext(ctx))

@@ -21,7 +21,7 @@ func GateEnv(app *App, cwd string, errw io.Writer) gate.Env {
 	if now == nil {
 		now = time.Now
 	}
-	return gate.Env{Getenv: app.Getenv, Cwd: cwd, Now: now, Err: errw, Allower: gate.TypedAllower}
+	return gate.Env{Getenv: app.Getenv, Cwd: cwd, Now: now, Err: errw, Allower: gate.TypedAllower, Self: app.GateSelf}
 }
 
 // gateEnvFor is the gate's environment for a command run by a person
