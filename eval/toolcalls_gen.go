@@ -19,7 +19,7 @@ var protectedPlaces = func() []place {
 	ps := []string{
 		".gitwarrant/loops/fix-bug-on-branch.loop.md", ".gitwarrant/loops/new.loop.md",
 		".gitwarrant/record/main.jsonl", ".gitwarrant/allowed_signers",
-		".git/hooks/pre-commit", ".git/hooks/commit-msg", ".git/config", ".git/gitwarrant/hook-pending/toolu_x",
+		".git/hooks/pre-commit", ".git/hooks/commit-msg", ".git/config", ".git/gitwarrant/hook-pending/toolu_x", ".git/gitwarrant/hook-pending.log",
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		"lefthook.yml", "lefthook-local.yml", ".husky/pre-commit", ".pre-commit-config.yaml",
 		"~/.gitconfig", "~/.claude/settings.json", ".docket/loops/a.loop.md",

@@ -62,12 +62,3 @@ func (c *ReadCache) ReadFile(path string) ([]byte, error) {
 	c.Keep(path, stampOf(&st), began, b)
 	return b, nil
 }
-
-// retry runs f again while it is interrupted.
-func retry(f func() error) error {
-	for {
-		if err := f(); err != syscall.EINTR {
-			return err
-		}
-	}
-}

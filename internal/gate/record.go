@@ -1,18 +1,9 @@
 package gate
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
-	"time"
 
 	"github.com/gitwarrant/gitwarrant/internal/chain"
-	"github.com/gitwarrant/gitwarrant/internal/fsx"
 	"github.com/gitwarrant/gitwarrant/internal/hook"
 	"github.com/gitwarrant/gitwarrant/internal/loops"
 	"github.com/gitwarrant/gitwarrant/internal/project"
@@ -127,54 +118,6 @@ func appendTo(j *record.Journal, rec *record.Record, e chain.Entry) (chain.Entry
 	return rec.Append(e)
 }
 
-// Approval evidence: the PreToolUse check leaves a small marker per
-// recorded call, named by its tool_use_id and holding the loop; the
-// PostToolUse hook, which Claude Code runs only when the tool actually ran,
-// turns a marker into a note on the record. An ask with a matching note was
-// approved by a person; one without was refused (hook.AskOutcomes). The
-// markers are local state (docs/design.md#repository-layout:
-// .git/gitwarrant/, never committed).
-
-const pendingMaxAge = 7 * 24 * time.Hour
-
-// pendingDir is where the markers live: under .git/gitwarrant/ in a Git
-// repository, else in the temporary directory, keyed by the project.
-func pendingDir(place Place) string {
-	if place.Repo != nil {
-		return filepath.Join(place.Repo.CommonDir, "gitwarrant", "hook-pending")
-	}
-	sum := sha256.Sum256([]byte(place.Project.Dir))
-	return filepath.Join(os.TempDir(), "gitwarrant-hook-pending-"+hex.EncodeToString(sum[:6]))
-}
-
-// markerName turns a tool_use_id into a file name, or "" when it holds
-// anything but the characters Claude Code uses (toolu_…).
-func markerName(id string) string {
-	if id == "" || len(id) > 128 {
-		return ""
-	}
-	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return ""
-		}
-	}
-	return id
-}
-
-// rememberPending writes the marker for a recorded check. Failing to write
-// it loses only the approval evidence, never the check, so it is silent.
-func rememberPending(place Place, toolUseID, loop string) {
-	name := markerName(toolUseID)
-	if name == "" {
-		return
-	}
-	dir := pendingDir(place)
-	path := filepath.Join(dir, name)
-	if err := fsx.WriteSmall(path, []byte(loop+"\n"), 0o644); errors.Is(err, fs.ErrNotExist) && os.MkdirAll(dir, 0o755) == nil {
-		_ = fsx.WriteSmall(path, []byte(loop+"\n"), 0o644)
-	}
-}
-
 // Post handles a PostToolUse payload: it notes on the record that a
 // checked call ran. It never blocks the call; the error is for stderr.
 func Post(env Env, o Options, data []byte, readErr error) error {
@@ -193,13 +136,10 @@ func Post(env Env, o Options, data []byte, readErr error) error {
 	if place.Project == nil {
 		return nil
 	}
-	dir := pendingDir(place)
-	marker := filepath.Join(dir, name)
-	raw, err := os.ReadFile(marker)
-	if err != nil {
+	loop, take, ok := findPending(place, name)
+	if !ok {
 		return nil // no recorded check for this call: nothing to pair
 	}
-	loop := strings.TrimSpace(string(raw))
 	verb, target, err := hook.MapIn(pl, place.Root)
 	if err != nil {
 		verb, target = loops.Send, pl.ToolName
@@ -212,21 +152,6 @@ func Post(env Env, o Options, data []byte, readErr error) error {
 	if err := appendEntry(env, place.Project, e); err != nil {
 		return fmt.Errorf("recording that %s ran: %w", pl.ToolUseID, err)
 	}
-	_ = os.Remove(marker)
-	prunePending(dir)
+	take()
 	return nil
-}
-
-// prunePending drops markers of calls that never ran (refused asks) once
-// they are old: the record already holds the ask; the marker only waited.
-func prunePending(dir string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > pendingMaxAge {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
 }

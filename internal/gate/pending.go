@@ -1,0 +1,214 @@
+package gate
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
+	"github.com/gitwarrant/gitwarrant/internal/loops"
+)
+
+// Approval evidence (docs/hook-protocol.md#approval-evidence): the
+// PreToolUse check leaves a marker per recorded call, its tool_use_id and
+// loop; the PostToolUse hook, which Claude Code runs only when the tool
+// actually ran, turns the marker into a note on the record. An ask with a
+// matching note was approved by a person; one without was refused
+// (hook.AskOutcomes). The markers are local state
+// (docs/design.md#repository-layout: .git/gitwarrant/, never committed).
+//
+// A marker is one line of an append-only log, `<unix time>\t<id>\t<loop>`,
+// and its use one more, `<unix time>\t-<id>`: appending a line to a file
+// that exists costs a few microseconds, where the file per marker this
+// replaces made a directory entry per recorded call, 20–180 µs on ext4
+// (docs/performance.md#the-approval-log). Lines are appended in one write
+// each under a shared lock (fsx.AppendShared); the PostToolUse hook that
+// finds the log over pendingCompactAt rewrites it under an exclusive lock,
+// keeping only the markers not yet used and younger than pendingMaxAge
+// (fsx.RewriteShared), so no marker appended meanwhile is lost.
+
+const pendingMaxAge = 7 * 24 * time.Hour
+
+// pendingCompactAt is the log's size past which the PostToolUse hook
+// rewrites it. Tests lower it.
+var pendingCompactAt = 256 << 10
+
+// pendingLog is the markers' log: in the git dir in a repository, else in
+// the temporary directory, keyed by the project.
+func pendingLog(place Place) string {
+	if place.Repo != nil {
+		return filepath.Join(place.Repo.CommonDir, "gitwarrant", "hook-pending.log")
+	}
+	return pendingDir(place) + ".log"
+}
+
+// pendingDir is where the markers of earlier versions live, a file each
+// (still paired, then removed).
+func pendingDir(place Place) string {
+	if place.Repo != nil {
+		return filepath.Join(place.Repo.CommonDir, "gitwarrant", "hook-pending")
+	}
+	sum := sha256.Sum256([]byte(place.Project.Dir))
+	return filepath.Join(os.TempDir(), "gitwarrant-hook-pending-"+hex.EncodeToString(sum[:6]))
+}
+
+// markerName is a tool_use_id fit for a marker, or "" when it holds
+// anything but the characters Claude Code uses (toolu_…).
+func markerName(id string) string {
+	if id == "" || len(id) > 128 {
+		return ""
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return ""
+		}
+	}
+	return id
+}
+
+// rememberPending appends the marker for a recorded check. Failing to
+// write it loses only the approval evidence, never the check, so it is
+// silent.
+func rememberPending(place Place, toolUseID, loop string) {
+	name := markerName(toolUseID)
+	if name == "" || !loops.ValidName(loop) {
+		return
+	}
+	appendPending(pendingLog(place), fmt.Sprintf("%d\t%s\t%s\n", time.Now().Unix(), name, loop))
+}
+
+// appendPending appends line to the log at path, making its folder.
+func appendPending(path, line string) {
+	if err := fsx.AppendShared(path, []byte(line)); errors.Is(err, fs.ErrNotExist) && os.MkdirAll(filepath.Dir(path), 0o755) == nil {
+		_ = fsx.AppendShared(path, []byte(line))
+	}
+}
+
+// findPending looks for the marker of the call name (a markerName): the
+// loop it was checked under, and take, which marks it used, so that it
+// pairs with one note at most. A marker in the log wins; else one of an
+// earlier version's files.
+func findPending(place Place, name string) (loop string, take func(), ok bool) {
+	path := pendingLog(place)
+	if data, err := os.ReadFile(path); err == nil {
+		if loop, ok := lastPending(data, name); ok {
+			return loop, func() {
+				appendPending(path, fmt.Sprintf("%d\t-%s\n", time.Now().Unix(), name))
+				if len(data) > pendingCompactAt {
+					_ = fsx.RewriteShared(path, func(b []byte) []byte { return compactPending(b, time.Now()) })
+				}
+			}, true
+		}
+	}
+	dir := pendingDir(place)
+	marker := filepath.Join(dir, name)
+	raw, err := os.ReadFile(marker)
+	if err != nil {
+		return "", nil, false
+	}
+	return strings.TrimSpace(string(raw)), func() { _ = os.Remove(marker); pruneOldPending(dir) }, true
+}
+
+// pendingLine is one line of the log: a marker (loop set) or a use.
+type pendingLine struct {
+	at   int64
+	id   string
+	loop string // "" for a use
+}
+
+// parsePending reads one line; false for a line that is not one the log
+// holds (torn, garbled, or naming what no marker names).
+func parsePending(line []byte) (pendingLine, bool) {
+	f := strings.Split(string(line), "\t")
+	var p pendingLine
+	at, err := strconv.ParseInt(f[0], 10, 64)
+	if err != nil {
+		return p, false
+	}
+	p.at = at
+	switch {
+	case len(f) == 3 && markerName(f[1]) != "" && loops.ValidName(f[2]):
+		p.id, p.loop = f[1], f[2]
+	case len(f) == 2 && strings.HasPrefix(f[1], "-") && markerName(f[1][1:]) != "":
+		p.id = f[1][1:]
+	default:
+		return p, false
+	}
+	return p, true
+}
+
+// lastPending is the loop of name's last marker in data, when no use
+// follows it.
+func lastPending(data []byte, name string) (string, bool) {
+	loop, ok := "", false
+	for line := range bytes.Lines(data) {
+		if !bytes.HasSuffix(line, []byte("\n")) || !bytes.Contains(line, []byte(name)) {
+			continue
+		}
+		p, valid := parsePending(line[:len(line)-1])
+		if !valid || p.id != name {
+			continue
+		}
+		loop, ok = p.loop, p.loop != ""
+	}
+	return loop, ok
+}
+
+// compactPending keeps the markers of data not yet used and younger than
+// pendingMaxAge at now, in order.
+func compactPending(data []byte, now time.Time) []byte {
+	used := map[string]bool{}
+	var lines [][]byte
+	var parsed []pendingLine
+	for line := range bytes.Lines(data) {
+		if !bytes.HasSuffix(line, []byte("\n")) {
+			continue
+		}
+		p, ok := parsePending(line[:len(line)-1])
+		if !ok {
+			continue
+		}
+		lines, parsed = append(lines, line), append(parsed, p)
+	}
+	// A use cancels the markers before it; a marker after a use of the
+	// same id is a new one.
+	keep := make([]bool, len(parsed))
+	for i := len(parsed) - 1; i >= 0; i-- {
+		p := parsed[i]
+		if p.loop == "" {
+			used[p.id] = true
+			continue
+		}
+		keep[i] = !used[p.id] && now.Sub(time.Unix(p.at, 0)) <= pendingMaxAge
+	}
+	var out []byte
+	for i, line := range lines {
+		if keep[i] {
+			out = append(out, line...)
+		}
+	}
+	return out
+}
+
+// pruneOldPending drops an earlier version's marker files of calls that
+// never ran (refused asks) once they are old, and the folder once empty.
+func pruneOldPending(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > pendingMaxAge {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+	_ = os.Remove(dir) // only if empty
+}

@@ -1,0 +1,205 @@
+package gate
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
+	"github.com/gitwarrant/gitwarrant/internal/gitx"
+)
+
+// pendingPlace is a Place whose markers live under a scratch git dir.
+func pendingPlace(t testing.TB) Place {
+	dir := t.TempDir()
+	return Place{Repo: &gitx.Repo{WorkTree: dir, GitDir: filepath.Join(dir, ".git"), CommonDir: filepath.Join(dir, ".git")}}
+}
+
+func mustFind(t *testing.T, place Place, id, want string) func() {
+	t.Helper()
+	loop, take, ok := findPending(place, id)
+	if !ok || loop != want {
+		t.Fatalf("marker %s: got %q, %v; want %q", id, loop, ok, want)
+	}
+	return take
+}
+
+func mustMiss(t *testing.T, place Place, id string) {
+	t.Helper()
+	if loop, _, ok := findPending(place, id); ok {
+		t.Fatalf("marker %s: found %q, want none", id, loop)
+	}
+}
+
+// TestPendingPairsOnce: each marker pairs with its call once; a marker
+// used is not found again, the others still are, and an id outside
+// Claude Code's characters is neither written nor matched.
+func TestPendingPairsOnce(t *testing.T) {
+	place := pendingPlace(t)
+	rememberPending(place, "toolu_01", "fix")
+	rememberPending(place, "toolu_02", "deploy")
+	rememberPending(place, "toolu_03", "fix")
+	rememberPending(place, "toolu_04/../x", "fix")
+	rememberPending(place, "toolu_05", "Bad Loop")
+	mustFind(t, place, "toolu_02", "deploy")() // used
+	mustMiss(t, place, "toolu_02")
+	mustFind(t, place, "toolu_01", "fix")
+	mustFind(t, place, "toolu_03", "fix")
+	mustMiss(t, place, "toolu_05")
+	b, _ := os.ReadFile(pendingLog(place))
+	if strings.Contains(string(b), "..") || strings.Contains(string(b), "Bad Loop") {
+		t.Errorf("the log holds what no marker may name:\n%s", b)
+	}
+	// The same id checked again after its use is a new marker.
+	rememberPending(place, "toolu_02", "fix")
+	mustFind(t, place, "toolu_02", "fix")
+}
+
+// TestPendingSkipsGarbledLines: a torn last line, a line of the wrong
+// shape and one that only contains the id never pair; the lines around
+// them still do.
+func TestPendingSkipsGarbledLines(t *testing.T) {
+	place := pendingPlace(t)
+	log := pendingLog(place)
+	os.MkdirAll(filepath.Dir(log), 0o755)
+	os.WriteFile(log, []byte("12\ttoolu_A\tfix\nnot a line\n\t\t\n99\ttoolu_Bx\tfix\tmore\n7\t-\n5\ttoolu_C\tfix\n8\ttoolu_B\tfi"), 0o644)
+	mustFind(t, place, "toolu_A", "fix")
+	mustFind(t, place, "toolu_C", "fix")
+	mustMiss(t, place, "toolu_B")
+	mustMiss(t, place, "toolu_Bx")
+}
+
+// TestPendingReadsOldMarkerFiles: a marker file an earlier version wrote
+// (a server still running it) pairs, then goes, with the folder once it
+// is empty.
+func TestPendingReadsOldMarkerFiles(t *testing.T) {
+	place := pendingPlace(t)
+	dir := pendingDir(place)
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "toolu_old"), []byte("fix\n"), 0o644)
+	mustFind(t, place, "toolu_old", "fix")()
+	mustMiss(t, place, "toolu_old")
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the emptied folder of old markers is still there: %v", err)
+	}
+}
+
+// TestPendingCompactsWithoutLoss: writers append markers while the log is
+// compacted over and over (the threshold lowered to a few lines), from
+// goroutines and from another process; every marker not used is found
+// afterwards, and no used one comes back.
+func TestPendingCompactsWithoutLoss(t *testing.T) {
+	old := pendingCompactAt
+	pendingCompactAt = 64
+	defer func() { pendingCompactAt = old }()
+	place := pendingPlace(t)
+	const writers, each = 4, 150
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				rememberPending(place, fmt.Sprintf("toolu_g%d_%d", w, i), "fix")
+			}
+		})
+	}
+	// Another process appends too, through the same function.
+	cmd := exec.Command(os.Args[0], "-test.run=^TestPendingHelperProcess$")
+	cmd.Env = append(os.Environ(), "GITWARRANT_PENDING_HELPER="+place.Repo.CommonDir, "GITWARRANT_PENDING_N="+strconv.Itoa(each))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Meanwhile: use every third goroutine marker as it appears, which
+	// compacts the log each time.
+	used := map[string]bool{}
+	deadline := time.Now().Add(30 * time.Second)
+	for w := range writers {
+		for i := 0; i < each; i += 3 {
+			id := fmt.Sprintf("toolu_g%d_%d", w, i)
+			for {
+				if _, take, ok := findPending(place, id); ok {
+					take()
+					used[id] = true
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s never appeared", id)
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}
+	wg.Wait()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the helper process: %v", err)
+	}
+	compacted := 0
+	for w := range writers {
+		for i := range each {
+			id := fmt.Sprintf("toolu_g%d_%d", w, i)
+			if used[id] {
+				mustMiss(t, place, id)
+			} else {
+				mustFind(t, place, id, "fix")
+				compacted++
+			}
+		}
+	}
+	for i := range each {
+		mustFind(t, place, fmt.Sprintf("toolu_p%d", i), "fix")
+	}
+	b, _ := os.ReadFile(pendingLog(place))
+	if n := strings.Count(string(b), "\n"); n > compacted+each+len(used) {
+		t.Errorf("the log was never compacted: %d lines", n)
+	}
+}
+
+// TestPendingHelperProcess appends markers from a second process for
+// TestPendingCompactsWithoutLoss.
+func TestPendingHelperProcess(t *testing.T) {
+	dir := os.Getenv("GITWARRANT_PENDING_HELPER")
+	if dir == "" {
+		t.Skip("run by TestPendingCompactsWithoutLoss")
+	}
+	n, _ := strconv.Atoi(os.Getenv("GITWARRANT_PENDING_N"))
+	place := Place{Repo: &gitx.Repo{GitDir: dir, CommonDir: dir}}
+	for i := range n {
+		rememberPending(place, fmt.Sprintf("toolu_p%d", i), "fix")
+	}
+}
+
+// TestPendingCompactDropsOldAndUsed: compaction keeps exactly the markers
+// not used and under a week old, in order.
+func TestPendingCompactDropsOldAndUsed(t *testing.T) {
+	now := time.Unix(1_000_000_000, 0)
+	old := now.Add(-pendingMaxAge - time.Hour).Unix()
+	fresh := now.Add(-time.Hour).Unix()
+	in := fmt.Sprintf("%d\ttoolu_a\tfix\n%d\ttoolu_b\tfix\n%d\t-toolu_b\n%d\ttoolu_c\tfix\n%d\ttoolu_b\tdeploy\ngarbage\n", fresh, fresh, fresh, old, fresh)
+	want := fmt.Sprintf("%d\ttoolu_a\tfix\n%d\ttoolu_b\tdeploy\n", fresh, fresh)
+	if got := string(compactPending([]byte(in), now)); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// BenchmarkRememberPending: a marker as a line of the log against the
+// file per marker it replaced.
+func BenchmarkRememberPending(b *testing.B) {
+	b.Run("log", func(b *testing.B) {
+		place := pendingPlace(b)
+		for i := range b.N {
+			rememberPending(place, "toolu_"+strconv.Itoa(i), "fix")
+		}
+	})
+	b.Run("file-per-marker", func(b *testing.B) {
+		dir := filepath.Join(b.TempDir(), "hook-pending")
+		os.MkdirAll(dir, 0o755)
+		for i := range b.N {
+			fsx.WriteSmall(filepath.Join(dir, "toolu_"+strconv.Itoa(i)), []byte("fix\n"), 0o644) // as rememberPending wrote each marker before the log
+		}
+	})
+}
