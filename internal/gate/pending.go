@@ -105,6 +105,7 @@ func findPending(place Place, name string) (loop string, take func(), ok bool) {
 				if len(data) > pendingCompactAt {
 					_ = fsx.RewriteShared(path, func(b []byte) []byte { return compactPending(b, time.Now()) })
 				}
+				pruneOldPending(pendingDir(place))
 			}, true
 		}
 	}

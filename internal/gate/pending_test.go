@@ -88,6 +88,20 @@ func TestPendingReadsOldMarkerFiles(t *testing.T) {
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("the emptied folder of old markers is still there: %v", err)
 	}
+	// A refused ask's old file, over a week old, goes when any marker
+	// of the log is used; a recent one stays, to pair.
+	os.MkdirAll(dir, 0o755)
+	stale, recent := filepath.Join(dir, "toolu_stale"), filepath.Join(dir, "toolu_recent")
+	os.WriteFile(stale, []byte("fix\n"), 0o644)
+	os.WriteFile(recent, []byte("fix\n"), 0o644)
+	weekAgo := time.Now().Add(-pendingMaxAge - time.Hour)
+	os.Chtimes(stale, weekAgo, weekAgo)
+	rememberPending(place, "toolu_new", "fix")
+	mustFind(t, place, "toolu_new", "fix")()
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("an old marker file over a week old is still there: %v", err)
+	}
+	mustFind(t, place, "toolu_recent", "fix")
 }
 
 // TestPendingCompactsWithoutLoss: writers append markers while the log is
