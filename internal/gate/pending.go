@@ -98,16 +98,14 @@ func appendPending(path, line string) {
 // earlier version's files.
 func findPending(place Place, name string) (loop string, take func(), ok bool) {
 	path := pendingLog(place)
-	if data, err := os.ReadFile(path); err == nil {
-		if loop, ok := lastPending(data, name); ok {
-			return loop, func() {
-				appendPending(path, fmt.Sprintf("%d\t-%s\n", time.Now().Unix(), name))
-				if len(data) > pendingCompactAt {
-					_ = fsx.RewriteShared(path, func(b []byte) []byte { return compactPending(b, time.Now()) })
-				}
-				pruneOldPending(pendingDir(place))
-			}, true
-		}
+	if loop, size, ok := readPending(path, name); ok {
+		return loop, func() {
+			appendPending(path, fmt.Sprintf("%d\t-%s\n", time.Now().Unix(), name))
+			if size > int64(pendingCompactAt) {
+				_ = fsx.RewriteShared(path, func(b []byte) []byte { return compactPending(b, time.Now()) })
+			}
+			pruneOldPending(pendingDir(place))
+		}, true
 	}
 	dir := pendingDir(place)
 	marker := filepath.Join(dir, name)
@@ -116,6 +114,44 @@ func findPending(place Place, name string) (loop string, take func(), ok bool) {
 		return "", nil, false
 	}
 	return strings.TrimSpace(string(raw)), func() { _ = os.Remove(marker); pruneOldPending(dir) }, true
+}
+
+// pendingTail is how much of the log's end readPending reads first. A
+// PostToolUse comes right after its call ran, so its marker is nearly
+// always among the last lines; reading and scanning the whole log, a
+// third of a millisecond when it nears pendingCompactAt
+// (docs/performance.md#the-approval-log), is left for an id the tail
+// does not hold.
+const pendingTail = 16 << 10
+
+// readPending is the loop of name's newest marker in the log at path, ok
+// when no use follows it, and the log's size (fstat), which tells the
+// caller whether to compact. It reads the log's tail first and the whole
+// log only when the tail holds no line of name's.
+func readPending(path, name string) (loop string, size int64, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0, false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return "", 0, false
+	}
+	size = info.Size()
+	for from := max(size-pendingTail, 0); ; from = 0 {
+		buf := make([]byte, size-from)
+		n, _ := f.ReadAt(buf, from)
+		buf = buf[:n]
+		if from > 0 {
+			// The tail starts inside a line: only the lines after its
+			// first newline are whole.
+			_, buf, _ = bytes.Cut(buf, []byte("\n"))
+		}
+		if loop, found, ok := lastPending(buf, name); found || from == 0 {
+			return loop, size, ok
+		}
+	}
 }
 
 // pendingLine is one line of the log: a marker (loop set) or a use.
@@ -146,21 +182,29 @@ func parsePending(line []byte) (pendingLine, bool) {
 	return p, true
 }
 
-// lastPending is the loop of name's last marker in data, when no use
-// follows it.
-func lastPending(data []byte, name string) (string, bool) {
-	loop, ok := "", false
-	for line := range bytes.Lines(data) {
-		if !bytes.HasSuffix(line, []byte("\n")) || !bytes.Contains(line, []byte(name)) {
-			continue
+// lastPending looks for name's newest line among data's whole lines
+// (data starts at a line's start): found when there is one, ok when it is
+// a marker rather than a use, with the marker's loop. Only the lines that
+// hold name are parsed.
+func lastPending(data []byte, name string) (loop string, found, ok bool) {
+	key := []byte(name)
+	for i := 0; ; {
+		j := bytes.Index(data[i:], key)
+		if j < 0 {
+			return loop, found, ok
 		}
-		p, valid := parsePending(line[:len(line)-1])
-		if !valid || p.id != name {
-			continue
+		j += i
+		start := bytes.LastIndexByte(data[:j], '\n') + 1
+		end := bytes.IndexByte(data[j:], '\n')
+		if end < 0 {
+			return loop, found, ok // a torn last line
 		}
-		loop, ok = p.loop, p.loop != ""
+		end += j
+		if p, valid := parsePending(data[start:end]); valid && p.id == name {
+			loop, found, ok = p.loop, true, p.loop != ""
+		}
+		i = end + 1
 	}
-	return loop, ok
 }
 
 // compactPending keeps the markers of data not yet used and younger than

@@ -1,7 +1,9 @@
 package gate
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -201,19 +203,91 @@ func TestPendingCompactDropsOldAndUsed(t *testing.T) {
 }
 
 // BenchmarkRememberPending: a marker as a line of the log against the
-// file per marker it replaced.
+// file per marker it replaced (rememberPendingFile).
 func BenchmarkRememberPending(b *testing.B) {
-	b.Run("log", func(b *testing.B) {
-		place := pendingPlace(b)
-		for i := range b.N {
-			rememberPending(place, "toolu_"+strconv.Itoa(i), "fix")
+	for _, c := range []struct {
+		name     string
+		remember func(Place, string, string)
+	}{{"log", rememberPending}, {"file-per-marker", rememberPendingFile}} {
+		b.Run(c.name, func(b *testing.B) {
+			place := pendingPlace(b)
+			c.remember(place, "toolu_first", "fix") // the log, or the folder, exists
+			b.ResetTimer()
+			for i := range b.N {
+				c.remember(place, "toolu_"+strconv.Itoa(i), "fix")
+			}
+		})
+	}
+}
+
+// rememberPendingFile is rememberPending as it was before the log (commit
+// c19aa36^, internal/gate/record.go): a file per marker in pendingDir,
+// kept as the benchmark's baseline.
+func rememberPendingFile(place Place, toolUseID, loop string) {
+	name := markerName(toolUseID)
+	if name == "" {
+		return
+	}
+	dir := pendingDir(place)
+	path := filepath.Join(dir, name)
+	if err := fsx.WriteSmall(path, []byte(loop+"\n"), 0o644); errors.Is(err, fs.ErrNotExist) && os.MkdirAll(dir, 0o755) == nil {
+		_ = fsx.WriteSmall(path, []byte(loop+"\n"), 0o644)
+	}
+}
+
+// pendingFiller is n bytes of other calls' lines, markers and uses, with
+// ids shaped as Claude Code's (toolu_01 and 22 letters and digits).
+func pendingFiller(n int, at int64) []byte {
+	var b []byte
+	for i := 0; len(b) < n; i++ {
+		id := fmt.Sprintf("toolu_01%022d", i*7919)
+		b = fmt.Appendf(b, "%d\t%s\tfix\n", at, id)
+		if i%2 == 0 {
+			b = fmt.Appendf(b, "%d\t-%s\n", at, id)
 		}
-	})
-	b.Run("file-per-marker", func(b *testing.B) {
-		dir := filepath.Join(b.TempDir(), "hook-pending")
-		os.MkdirAll(dir, 0o755)
-		for i := range b.N {
-			fsx.WriteSmall(filepath.Join(dir, "toolu_"+strconv.Itoa(i)), []byte("fix\n"), 0o644) // as rememberPending wrote each marker before the log
-		}
-	})
+	}
+	return b
+}
+
+// TestPendingReadsPastTheTail: findPending reads the log's tail first; a
+// marker further back is still found, a use in the tail still cancels a
+// marker further back, and a line cut by the tail's start is read whole.
+func TestPendingReadsPastTheTail(t *testing.T) {
+	place := pendingPlace(t)
+	log := pendingLog(place)
+	os.MkdirAll(filepath.Dir(log), 0o755)
+	now := time.Now().Unix()
+	var b []byte
+	b = fmt.Appendf(b, "%d\ttoolu_early\tdeploy\n%d\ttoolu_used\tfix\n", now, now)
+	b = append(b, pendingFiller(3*pendingTail, now)...)
+	b = fmt.Appendf(b, "%d\t-toolu_used\n", now)
+	b = append(b, pendingFiller(pendingTail-len(b)%pendingTail, now)...) // the tail starts inside the next line
+	b = fmt.Appendf(b, "%d\ttoolu_straddle\tfix\n", now)
+	b = append(b, pendingFiller(pendingTail-40, now)...)
+	os.WriteFile(log, b, 0o644)
+	mustFind(t, place, "toolu_early", "deploy")
+	mustMiss(t, place, "toolu_used")
+	mustFind(t, place, "toolu_straddle", "fix")
+	mustMiss(t, place, "toolu_nowhere")
+}
+
+// BenchmarkFindPending: the PostToolUse hook's lookup in a log about to
+// be compacted (pendingCompactAt), for a marker among the last lines and
+// for an id the log does not hold, which reads it all.
+func BenchmarkFindPending(b *testing.B) {
+	place := pendingPlace(b)
+	log := pendingLog(place)
+	os.MkdirAll(filepath.Dir(log), 0o755)
+	now := time.Now().Unix()
+	data := pendingFiller(pendingCompactAt-2000, now)
+	data = fmt.Appendf(data, "%d\ttoolu_01Recent4567890123456789\tfix\n", now)
+	data = append(data, pendingFiller(1500, now)...)
+	os.WriteFile(log, data, 0o644)
+	for _, c := range []struct{ name, id string }{{"recent", "toolu_01Recent4567890123456789"}, {"absent", "toolu_01Absent4567890123456789"}} {
+		b.Run(c.name, func(b *testing.B) {
+			for range b.N {
+				findPending(place, c.id)
+			}
+		})
+	}
 }
