@@ -70,7 +70,7 @@ func AnswerClaudeHook(env gate.Env, c ClaudeHookCall) []byte {
 
 // ViaHTTPHook is the channel recorded with a check that came to `serve`
 // as Claude Code's http hook.
-const ViaHTTPHook = "hook-http"
+const ViaHTTPHook = gate.ViaHTTPHook
 
 // ClaudeHookEvent is the `hook claude --event` value for a payload's
 // hook_event_name, so the http hook (one URL for every event) decides

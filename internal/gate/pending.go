@@ -74,6 +74,22 @@ func markerName(id string) string {
 	return id
 }
 
+// ViaHTTPHook is the channel recorded with a check that came to the
+// server as Claude Code's http hook.
+const ViaHTTPHook = "hook-http"
+
+// postFollows reports whether a PostToolUse hook may use this check's
+// marker: only Claude Code has one, behind its command hook (via "hook")
+// and its http hook ("hook-http"). Another client's marker would wait in
+// the log for a use that never comes, and keep it from being compacted.
+func (o Options) postFollows() bool {
+	switch o.via() {
+	case "hook", ViaHTTPHook:
+		return true
+	}
+	return false
+}
+
 // rememberPending appends the marker for a recorded check. Failing to
 // write it loses only the approval evidence, never the check, so it is
 // silent.

@@ -195,7 +195,9 @@ func decided(env Env, o Options, place Place, c *Call, l *loops.Loop, res loops.
 	}
 	if entry != nil {
 		a.Seq, a.Hash = entry.Seq, entry.Hash
-		rememberPending(place, c.Payload.ToolUseID, l.Name)
+		if o.postFollows() {
+			rememberPending(place, c.Payload.ToolUseID, l.Name)
+		}
 	}
 	return a
 }
