@@ -23,13 +23,24 @@ func AppendShared(path string, line []byte) error {
 	return err
 }
 
-// RewriteShared replaces the file at path with rewrite(its bytes); an
-// absent file is left alone.
-func RewriteShared(path string, rewrite func([]byte) []byte) error {
-	data, err := os.ReadFile(path)
+// RewriteShared replaces the file at path with rewrite(its bytes), its
+// last limit bytes from the first line that starts within them when it
+// is longer; an absent file is left alone.
+func RewriteShared(path string, limit int64, rewrite func([]byte) []byte) error {
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
+	if err != nil {
+		return err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	data, err := ReadLastLines(f, info.Size(), limit)
+	f.Close()
 	if err != nil {
 		return err
 	}

@@ -4,9 +4,9 @@ package fsx
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"syscall"
 )
 
@@ -60,12 +60,13 @@ func AppendShared(path string, line []byte) error {
 
 const maxReopen = 10000
 
-// RewriteShared replaces the file at path with rewrite(its bytes),
-// holding an exclusive flock on it from before the read until after the
+// RewriteShared replaces the file at path with rewrite(its bytes) —
+// its last limit bytes, from the first line that starts within them,
+// when it is longer — holding an exclusive flock on it from before the read until after the
 // new file is renamed over it, so that every AppendShared either lands
 // before the read or in the new file. A file that is absent, or was
 // itself replaced while this waited, is left alone.
-func RewriteShared(path string, rewrite func([]byte) []byte) error {
+func RewriteShared(path string, limit int64, rewrite func([]byte) []byte) error {
 	f, err := os.OpenFile(path, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -85,11 +86,36 @@ func RewriteShared(path string, rewrite func([]byte) []byte) error {
 	if st.Nlink == 0 {
 		return nil
 	}
-	data, err := io.ReadAll(f)
+	data, err := ReadLastLines(f, st.Size, limit)
 	if err != nil {
 		return err
 	}
 	return WriteReplace(path, rewrite(data), fs.FileMode(st.Mode).Perm())
+}
+
+// minRead is the least room ReadFd reads into: more than most of the
+// small files git keeps (HEAD, a ref, a config) hold.
+const minRead = 512
+
+// ReadFd appends what fd holds, to its end, to buf. It reads at least
+// minRead bytes at a time: a config, HEAD or a ref is then one read and
+// the read that finds the end, where growing from nothing took six
+// (docs/performance.md#the-http-hook-in-the-server).
+func ReadFd(fd int, buf []byte) ([]byte, error) {
+	for {
+		if cap(buf)-len(buf) < minRead {
+			buf = slices.Grow(buf, minRead)
+		}
+		var n int
+		err := retry(func() (err error) { n, err = syscall.Read(fd, buf[len(buf):cap(buf)]); return err })
+		if err != nil {
+			return buf, err
+		}
+		if n <= 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+	}
 }
 
 // retry runs f again while it is interrupted.

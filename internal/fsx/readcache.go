@@ -11,8 +11,8 @@ import (
 // A warm server decides every hook call from the same few files: the
 // loops, .git/config and ~/.gitconfig, HEAD, the record's refs. Opening
 // and reading each costs four system calls where one stat says whether
-// it changed, and system calls are most of a decision's cost in the
-// server (docs/performance.md#the-http-hook-in-the-server). So a file's
+// it changed, and system calls are a third or more of a decision's cost
+// in the server (docs/performance.md#the-http-hook-in-the-server). So a file's
 // bytes are kept with its Stamp, and a later read whose stat gives the
 // same stamp returns them without opening the file — as git's index
 // trusts stat data.

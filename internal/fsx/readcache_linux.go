@@ -42,22 +42,11 @@ func (c *ReadCache) ReadFile(path string) ([]byte, error) {
 	if err := retry(func() error { return syscall.Fstat(fd, &st) }); err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
-	// One read for the file as stat sized it, one to meet its end; a
-	// file that grew meanwhile is read on to its end.
-	b := make([]byte, 0, max(st.Size, 0)+1)
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		var n int
-		err := retry(func() (err error) { n, err = syscall.Read(fd, b[len(b):cap(b)]); return err })
-		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
-		}
-		if n <= 0 {
-			break
-		}
-		b = b[:len(b)+n]
+	// Room for the file as stat sized it and the read that meets its end;
+	// a file that grew meanwhile is read on to its end.
+	b, err := ReadFd(fd, make([]byte, 0, max(st.Size, 0)+1))
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 	}
 	c.Keep(path, stampOf(&st), began, b)
 	return b, nil

@@ -118,7 +118,7 @@ func findPending(place Place, name string) (loop string, take func(), ok bool) {
 		return loop, func() {
 			appendPending(path, fmt.Sprintf("%d\t-%s\n", time.Now().Unix(), name))
 			if size > int64(pendingCompactAt) {
-				_ = fsx.RewriteShared(path, func(b []byte) []byte { return compactPending(b, time.Now()) })
+				_ = fsx.RewriteShared(path, pendingMaxRead, func(b []byte) []byte { return compactPending(b, time.Now()) })
 			}
 			pruneOldPending(pendingDir(place))
 		}, true
@@ -140,6 +140,11 @@ func findPending(place Place, name string) (loop string, take func(), ok bool) {
 // does not hold.
 const pendingTail = 16 << 10
 
+// pendingMaxRead bounds what is read of the log, by a lookup or a
+// compaction: a log planted at gigabytes by code the agent ran costs no
+// more than this.
+const pendingMaxRead = 16 << 20
+
 // readPending is the loop of name's newest marker in the log at path, ok
 // when no use follows it, and the log's size (fstat), which tells the
 // caller whether to compact. It reads the log's tail first and the whole
@@ -155,19 +160,20 @@ func readPending(path, name string) (loop string, size int64, ok bool) {
 		return "", 0, false
 	}
 	size = info.Size()
-	for from := max(size-pendingTail, 0); ; from = 0 {
-		buf := make([]byte, size-from)
-		n, _ := f.ReadAt(buf, from)
-		buf = buf[:n]
-		if from > 0 {
-			// The tail starts inside a line: only the lines after its
-			// first newline are whole.
-			_, buf, _ = bytes.Cut(buf, []byte("\n"))
+	// The whole log is at most pendingMaxRead: compaction keeps it far
+	// smaller, so only a log something else filled is longer, and its
+	// older lines are not read (a marker lost is evidence lost, never a
+	// check).
+	for _, limit := range []int64{pendingTail, pendingMaxRead} {
+		buf, err := fsx.ReadLastLines(f, size, limit)
+		if err != nil {
+			return "", size, false
 		}
-		if loop, found, ok := lastPending(buf, name); found || from == 0 {
+		if loop, found, ok := lastPending(buf, name); found || size <= limit {
 			return loop, size, ok
 		}
 	}
+	return "", size, false
 }
 
 // pendingLine is one line of the log: a marker (loop set) or a use.

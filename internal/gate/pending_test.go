@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -289,5 +290,30 @@ func BenchmarkFindPending(b *testing.B) {
 				findPending(place, c.id)
 			}
 		})
+	}
+}
+
+// TestPendingPlantedHugeLog: code the agent ran can write the log; one
+// grown far past anything compaction leaves is read no further back than
+// pendingMaxRead, by the lookup and by the compaction that follows a use,
+// and markers at its end still pair.
+func TestPendingPlantedHugeLog(t *testing.T) {
+	place := pendingPlace(t)
+	log := pendingLog(place)
+	os.MkdirAll(filepath.Dir(log), 0o755)
+	early := fmt.Sprintf("%d\ttoolu_early\tfix\n", time.Now().Unix())
+	junk := bytes.Repeat([]byte("x\tjunk junk junk junk junk junk\n"), pendingMaxRead/32+1024)
+	if err := os.WriteFile(log, append([]byte(early), junk...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rememberPending(place, "toolu_late", "fix")
+	mustMiss(t, place, "toolu_early") // beyond what is read
+	mustFind(t, place, "toolu_late", "fix")()
+	fi, err := os.Stat(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > 1<<10 {
+		t.Errorf("the planted log was not compacted: %d bytes", fi.Size())
 	}
 }

@@ -4,13 +4,10 @@ package gitx
 
 import (
 	"io/fs"
-	"slices"
 	"syscall"
-)
 
-// minRead is the least room readFdInto reads into: more than most of the
-// small files git keeps (HEAD, a ref, a config) hold.
-const minRead = 512
+	"github.com/gitwarrant/gitwarrant/internal/fsx"
+)
 
 // readFileInto appends the file at path to buf. It is os.ReadFile without
 // the *os.File: no poller registration, finalizer or Stat allocation for
@@ -30,34 +27,11 @@ func readFileInto(path string, buf []byte) ([]byte, error) {
 		return buf, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer syscall.Close(fd)
-	b, err := readFdInto(fd, buf)
+	b, err := fsx.ReadFd(fd, buf)
 	if err != nil {
 		return b, &fs.PathError{Op: "read", Path: path, Err: err}
 	}
 	return b, nil
-}
-
-// readFdInto appends what fd holds, to its end, to buf. It reads at
-// least minRead bytes at a time: a config, HEAD or a ref is then one read
-// and the read that finds the end, where growing from nothing took six
-// (docs/performance.md#the-http-hook-in-the-server).
-func readFdInto(fd int, buf []byte) ([]byte, error) {
-	for {
-		if cap(buf)-len(buf) < minRead {
-			buf = slices.Grow(buf, minRead)
-		}
-		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return buf, err
-		}
-		if n <= 0 {
-			return buf, nil
-		}
-		buf = buf[:len(buf)+n]
-	}
 }
 
 // readSmall reads the regular file at path whole when it holds at most
