@@ -305,7 +305,8 @@ func TestHTTPHookKnowsGitwarrantUnderAnyName(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(r.root, "tools", "fmt-check"), b, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, command := range []string{"./tools/fmt-check uninstall", "tools/fmt-check amend fix", "./tools/fmt-check keys create --scope hook"} {
+	for _, command := range []string{"./tools/fmt-check uninstall", "tools/fmt-check amend fix", "./tools/fmt-check keys create --scope hook",
+		"env ./tools/fmt-check uninstall", "sh -c './tools/fmt-check amend fix'", "cd tools && ./fmt-check uninstall # lint only"} {
 		payload, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": hs.root, "hook_event_name": "PreToolUse",
 			"tool_name": "Bash", "tool_input": map[string]any{"command": command}, "tool_use_id": "toolu_copy"})
 		cmdOut := hs.command(t, payload, "--loop", "fix", "--no-record")

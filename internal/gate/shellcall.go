@@ -555,7 +555,7 @@ func (a *analysis) gitwarrant(cl *shell.Clause, argv []string) {
 		}
 		isGW := protect.BinaryName(w)
 		if !isGW && i == 0 && cl.Argv[0].Literal {
-			isGW = a.sameBinary(w)
+			isGW = a.sameBinary(w, a.clauseDir(cl))
 		}
 		if !isGW {
 			continue
@@ -745,7 +745,7 @@ func (a *analysis) xargsFed(cl *shell.Clause) {
 		return
 	}
 	name := strings.ToLower(path.Base(cl.Argv[0].Text))
-	if protect.BinaryName(cl.Argv[0].Text) || (cl.Argv[0].Literal && a.sameBinary(cl.Argv[0].Text)) {
+	if protect.BinaryName(cl.Argv[0].Text) || (cl.Argv[0].Literal && a.sameBinary(cl.Argv[0].Text, a.clauseDir(cl))) {
 		a.c.deny("xargs runs gitwarrant with arguments from its input, which could name a command only people may run")
 		return
 	}
@@ -803,24 +803,34 @@ func (a *analysis) binaryCopy(fx []shell.Effect) {
 		} else if e.Kind != "read" {
 			continue
 		}
-		if src.Literal && !src.Glob && src.Text != "" && (protect.BinaryName(src.Text) || a.sameBinary(src.Text)) {
+		if src.Literal && !src.Glob && src.Text != "" && (protect.BinaryName(src.Text) || a.sameBinary(src.Text, a.cwd)) { // effects are joined to the clause's directory
 			a.c.deny("it copies or links the gitwarrant binary (" + src.Text + ") to another name, which could then run commands only people may run")
 			return
 		}
 	}
 }
 
+// clauseDir is the directory a clause runs in: the call's, moved by the
+// `cd`s before it.
+func (a *analysis) clauseDir(cl *shell.Clause) string {
+	if cl.Dir != "" {
+		return Resolve(cl.Dir, a.cwd, a.place.Home)
+	}
+	return a.cwd
+}
+
 // sameBinary reports whether the executable a command name resolves to
-// (a path, or a name looked up on PATH) is the running gitwarrant binary:
-// the same file, or a copy with the same bytes.
-func (a *analysis) sameBinary(name string) bool {
+// (a path from dir, the clause's directory, or a name looked up on PATH)
+// is the running gitwarrant binary: the same file, or a copy with the
+// same bytes.
+func (a *analysis) sameBinary(name, dir string) bool {
 	me := self(a.env)
 	if me == "" {
 		return false
 	}
 	var p string
 	if strings.ContainsRune(name, '/') {
-		p = Resolve(name, a.cwd, a.place.Home)
+		p = Resolve(name, dir, a.place.Home)
 	} else {
 		lp, err := exec.LookPath(name)
 		if err != nil {
@@ -896,10 +906,7 @@ func (a *analysis) scriptRun(cl *shell.Clause, argv []string, lname string, st *
 		}
 		return
 	}
-	dir := a.cwd
-	if cl.Dir != "" {
-		dir = Resolve(cl.Dir, a.cwd, a.place.Home)
-	}
+	dir := a.clauseDir(cl)
 	p := Resolve(file, dir, a.place.Home)
 	content, ok := readSmall(p, 256<<10)
 	if !ok {
@@ -964,10 +971,7 @@ func (a *analysis) scriptRun(cl *shell.Clause, argv []string, lname string, st *
 // interpreter is screened: a mention of a protected place denies (the
 // clause is opaque already: Go code can do anything).
 func (a *analysis) goRun(cl *shell.Clause, argv []string) {
-	dir := a.cwd
-	if cl.Dir != "" {
-		dir = Resolve(cl.Dir, a.cwd, a.place.Home)
-	}
+	dir := a.clauseDir(cl)
 	for _, f := range shell.GoRunFiles(argv) {
 		content, ok := readSmall(Resolve(f, dir, a.place.Home), 256<<10)
 		if !ok {
